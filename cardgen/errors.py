@@ -1,0 +1,88 @@
+"""Problems found in user input, reported with file, line and field."""
+
+from __future__ import annotations
+
+import difflib
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+
+
+def display_path(path: Path | str | None) -> str:
+    """A path as the user should read it: relative to the working directory when inside it."""
+    if path is None:
+        return "<input>"
+    path = Path(path)
+    try:
+        return os.path.relpath(path) if not path.is_absolute() or _inside_cwd(path) else str(path)
+    except ValueError:  # another drive on Windows
+        return str(path)
+
+
+def _inside_cwd(path: Path) -> bool:
+    try:
+        path.resolve().relative_to(Path.cwd().resolve())
+    except ValueError:
+        return False
+    return True
+
+
+@dataclass(frozen=True)
+class Issue:
+    """One mistake in a content file: where it is and what to fix."""
+
+    file: Path | None
+    line: int | None
+    field: str | None
+    message: str
+
+    def __str__(self) -> str:
+        where = display_path(self.file)
+        if self.line:
+            where += f":{self.line}"
+        return f"{where}: {self.field}: {self.message}" if self.field else f"{where}: {self.message}"
+
+
+class ContentError(Exception):
+    """Content that cannot be loaded. Carries every issue found, not just the first."""
+
+    def __init__(self, issues: list[Issue]):
+        self.issues = list(issues)
+        super().__init__("\n".join(str(i) for i in self.issues))
+
+
+@dataclass(frozen=True)
+class Problem:
+    """A deck-rule violation: a stable rule id, a message with the counts, the line at fault."""
+
+    rule: str
+    message: str
+    line: int | None = None
+
+    def as_dict(self) -> dict:
+        return {"rule": self.rule, "message": self.message, "line": self.line}
+
+
+@dataclass
+class IssueList:
+    """Collects issues for one file so they can all be reported at once."""
+
+    file: Path | None
+    issues: list[Issue] = field(default_factory=list)
+
+    def add(self, line: int | None, field_name: str | None, message: str) -> None:
+        self.issues.append(Issue(self.file, line, field_name, message))
+
+    def raise_if_any(self) -> None:
+        if self.issues:
+            raise ContentError(self.issues)
+
+
+def did_you_mean(word: str, choices, n: int = 3) -> str:
+    """' (did you mean: a, b?)' with the closest choices, or '' when none is close."""
+    close = difflib.get_close_matches(str(word), [str(c) for c in choices], n=n, cutoff=0.6)
+    if not close:
+        lowered = {str(c).lower(): str(c) for c in choices}
+        if str(word).lower() in lowered:
+            close = [lowered[str(word).lower()]]
+    return f" (did you mean: {', '.join(close)}?)" if close else ""

@@ -1,0 +1,347 @@
+"""Read a game folder (game.yaml + cards/**/*.yaml) into a checked `Game`.
+
+Every mistake in every file is collected before anything is raised, so a designer fixes a
+whole batch per run instead of one error at a time.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from cardgen.errors import ContentError, Issue, IssueList, did_you_mean
+from cardgen.model.fields import (
+    AnySpec,
+    CheckContext,
+    EnumSpec,
+    IntSpec,
+    ListSpec,
+    MapSpec,
+    OneOfSpec,
+    RecordSpec,
+    Spec,
+    StrSpec,
+    check_fields,
+    parse_spec,
+    show,
+)
+from cardgen.model.game import Card, CardType, DeckCheck, Game
+from cardgen.paths import resolve_game_folder
+from cardgen.yamlio import LineDict, line_of, read_yaml
+
+CARD_SIZES = ["poker", "bridge", "mini", "euro-mini", "tarot", "square"]
+BUILTIN_CODE = ["amiibart", "combo_fighter", "amfibido", "adapt", "dojo_duel"]
+# Fields every card has whatever its type; a type may not redeclare them.
+CARD_CORE_FIELDS = ("name", "type", "copies")
+
+_text = StrSpec(text=True)
+GAME_FIELDS: dict[str, Spec] = {
+    "id": StrSpec(pattern=r"[a-z0-9][a-z0-9-]*", doc="Lower-case letters, digits and dashes."),
+    "name": StrSpec(doc="The game's title."),
+    "version": OneOfSpec([StrSpec(), IntSpec(number=True)]),
+    "players": RecordSpec({"min": IntSpec(1, 99), "max": IntSpec(1, 99)}, ["min", "max"]),
+    "play_time": OneOfSpec([IntSpec(1), StrSpec()], doc="Minutes, or a range like '20-30'."),
+    "ages": IntSpec(1, 99, doc="The youngest age the game suits (printed as 10+)."),
+    "summary": _text,
+    "description": _text,
+    "designer": StrSpec(),
+    "credits": _text,
+    "card_size": EnumSpec(CARD_SIZES),
+    "code": EnumSpec(BUILTIN_CODE, doc="A built-in per-game module (bundled games only)."),
+    "icons": MapSpec(StrSpec(max_length=4), doc="Icon name -> the symbol drawn for {name}."),
+    "keywords": MapSpec(_text, doc="Keyword -> reminder text."),
+    "fields": AnySpec(),
+    "card_types": AnySpec(),
+    "deck": AnySpec(),
+    "tables": AnySpec(doc="Free-form data for rulebooks, player aids and engines."),
+}
+CARD_TYPE_FIELDS: dict[str, Spec] = {
+    "label": StrSpec(), "doc": StrSpec(),
+    "required": ListSpec(StrSpec(), unique=True), "optional": ListSpec(StrSpec(), unique=True),
+    "fields": AnySpec(), "in_decks": AnySpec(),
+}
+
+# The options each generic deck check takes (see docs/game-format.md, "Deck checks").
+_types = ListSpec(StrSpec(), min_items=1)
+_count = IntSpec(0)
+DECK_CHECK_OPTIONS: dict[str, RecordSpec] = {
+    "size": RecordSpec({"min": _count, "max": _count, "types": _types}),
+    "copies": RecordSpec({"max": IntSpec(1), "field": StrSpec(),
+                          "limits": MapSpec(IntSpec(0), keys=AnySpec()), "types": _types}),
+    "type-count": RecordSpec({"types": _types, "min": _count, "max": _count}, ["types"]),
+    "distinct": RecordSpec({"field": StrSpec(), "max": IntSpec(1), "exempt": ListSpec(AnySpec()),
+                            "types": _types}, ["field", "max"]),
+    "forbidden-types": RecordSpec({"types": _types}, ["types"]),
+}
+
+
+def load_game(ref: str | Path, relative_to: Path | None = None) -> Game:
+    """Load and check a game by bundled id or folder path. Raises ContentError."""
+    folder = resolve_game_folder(str(ref), relative_to)
+    if folder is None:
+        raise ContentError([Issue(None, None, None,
+                                  f"no game {str(ref)!r}: not a bundled game id, nor a folder "
+                                  "with a game.yaml")])
+    return GameLoader(folder.resolve()).load()
+
+
+class GameLoader:
+    def __init__(self, folder: Path):
+        self.folder = folder
+        self.game_file = folder / "game.yaml"
+        self.issues: list[Issue] = []
+
+    def load(self) -> Game:
+        game = self._read_game_yaml()
+        cards = self._read_cards(game)
+        if self.issues:
+            raise ContentError(self.issues)
+        game.cards = cards
+        return game
+
+    # -- game.yaml ---------------------------------------------------------------------------
+
+    def _read_game_yaml(self) -> Game:
+        raw = read_yaml(self.game_file)
+        issues = IssueList(self.game_file)
+        if not isinstance(raw, dict):
+            issues.add(line_of(raw, 1), None,
+                       f"game.yaml must be a mapping of settings, got {show(raw)}")
+            issues.raise_if_any()
+        ctx = CheckContext(issues, icons=set(raw.get("icons") or {}))
+        check_fields(raw, GAME_FIELDS, ["id", "name"], raw.line, "", ctx)
+
+        shared = self._parse_specs(raw.get("fields") or {}, "fields", issues, raw)
+        card_types = self._parse_card_types(raw, shared, issues)
+        deck_fields, deck_checks = self._parse_deck(raw, card_types, issues)
+        self.issues.extend(issues.issues)
+        meta = {k: v for k, v in raw.items()
+                if k not in ("icons", "keywords", "fields", "card_types", "deck", "tables")}
+        return Game(
+            id=str(raw.get("id", self.folder.name)), name=str(raw.get("name", self.folder.name)),
+            folder=self.folder, meta=meta,
+            icons=dict(raw.get("icons") or {}), keywords=dict(raw.get("keywords") or {}),
+            card_types=card_types, cards={}, deck_fields=deck_fields, deck_checks=deck_checks,
+            tables=raw.get("tables") or {}, code=raw.get("code"),
+        )
+
+    def _parse_specs(self, raw, where: str, issues: IssueList, parent, card_types=None):
+        if not isinstance(raw, dict):
+            issues.add(line_of(raw, parent.line_of(where)), where,
+                       f"expected a mapping of field name to spec, got {show(raw)}")
+            return {}
+        specs = {}
+        for name, spec in raw.items():
+            if name in CARD_CORE_FIELDS:
+                issues.add(raw.line_of(name), f"{where}.{name}",
+                           "every card has name, type and copies already; choose another name")
+                continue
+            specs[name] = parse_spec(spec, raw.line_of(name), f"{where}.{name}", issues, card_types)
+        return specs
+
+    def _parse_card_types(self, raw, shared, issues) -> dict[str, CardType]:
+        types_raw = raw.get("card_types")
+        if not isinstance(types_raw, dict) or not types_raw:
+            issues.add(raw.line_of("card_types"), "card_types",
+                       "expected a mapping of card type name to its fields")
+            return {}
+        names = set(types_raw)
+        out = {}
+        for type_id, spec in types_raw.items():
+            where = f"card_types.{type_id}"
+            line = types_raw.line_of(type_id)
+            if spec is None:
+                spec = LineDict()
+                spec.line, spec.key_lines = line, {}
+            if not isinstance(spec, dict):
+                issues.add(line, where, f"expected a mapping, got {show(spec)}")
+                continue
+            check_fields(spec, CARD_TYPE_FIELDS, [], line, where, CheckContext(issues))
+            own = self._parse_specs(spec.get("fields") or {}, f"{where}.fields", issues, spec, names)
+            fields: dict[str, Spec] = {}
+            required = [r for r in spec.get("required") or [] if isinstance(r, str)]
+            optional = [r for r in spec.get("optional") or [] if isinstance(r, str)]
+            for name in required + optional:
+                if name in own:
+                    fields[name] = own[name]
+                elif name in shared:
+                    fields[name] = shared[name]
+                else:
+                    hint = did_you_mean(name, list(own) + list(shared))
+                    issues.add(spec.line_of("required" if name in required else "optional"), where,
+                               f"field {name!r} is neither in this type's fields nor in the "
+                               f"shared fields{hint}")
+            for name, field_spec in own.items():
+                fields.setdefault(name, field_spec)
+            in_decks = spec.get("in_decks", True)
+            if not isinstance(in_decks, bool):
+                issues.add(spec.line_of("in_decks"), f"{where}.in_decks",
+                           f"expected true or false, got {show(in_decks)}")
+                in_decks = True
+            out[type_id] = CardType(type_id, spec.get("label") or str(type_id).capitalize(),
+                                    spec.get("doc"), fields, required, in_decks)
+        return out
+
+    def _parse_deck(self, raw, card_types, issues):
+        deck = raw.get("deck")
+        if deck is None:
+            return {}, []
+        if not isinstance(deck, dict):
+            issues.add(raw.line_of("deck"), "deck", f"expected a mapping, got {show(deck)}")
+            return {}, []
+        for key in deck:
+            if key not in ("fields", "checks"):
+                issues.add(deck.line_of(key), f"deck.{key}",
+                           f"unknown field{did_you_mean(key, ['fields', 'checks'])}")
+        fields = self._parse_specs(deck.get("fields") or {}, "deck.fields", issues, deck,
+                                   set(card_types))
+        for name in fields:
+            if name in ("game", "name", "cards", "description", "notes"):
+                issues.add(deck["fields"].line_of(name), f"deck.fields.{name}",
+                           "every deck has this key already")
+        checks = []
+        checks_raw = deck.get("checks") or []
+        if not isinstance(checks_raw, list):
+            issues.add(deck.line_of("checks"), "deck.checks", "expected a list of checks")
+            return fields, []
+        for i, item in enumerate(checks_raw):
+            where = f"deck.checks[{i + 1}]"
+            line = checks_raw.line_of(i)
+            if not isinstance(item, dict) or item.get("check") not in DECK_CHECK_OPTIONS:
+                kind = item.get("check") if isinstance(item, dict) else None
+                issues.add(line, f"{where}.check",
+                           f"expected one of {', '.join(DECK_CHECK_OPTIONS)}, got {show(kind)}"
+                           f"{did_you_mean(kind, DECK_CHECK_OPTIONS) if isinstance(kind, str) else ''}")
+                continue
+            kind = item["check"]
+            options = {k: v for k, v in item.items() if k not in ("check", "id", "doc")}
+            spec = DECK_CHECK_OPTIONS[kind]
+            ctx = CheckContext(issues)
+            for key, value in options.items():
+                key_line = item.line_of(key)
+                if key not in spec.fields:
+                    issues.add(key_line, f"{where}.{key}", f"not an option of a {kind} check"
+                                                          f"{did_you_mean(key, spec.fields)}")
+                else:
+                    spec.fields[key].check(value, line_of(value, key_line), f"{where}.{key}", ctx)
+            for name in spec.required:
+                if name not in options:
+                    issues.add(line, f"{where}.{name}", f"a {kind} check needs `{name}`")
+            for t in options.get("types") or []:
+                if t not in card_types:
+                    issues.add(item.line_of("types"), f"{where}.types",
+                               f"no card type {show(t)}{did_you_mean(t, card_types)}")
+            if kind == "copies" and ("max" in options) == ("field" in options):
+                issues.add(line, where, "a copies check takes either `max` or `field` + `limits`")
+            rule_id = item.get("id", kind)
+            if not isinstance(rule_id, str) or not rule_id:
+                issues.add(item.line_of("id"), f"{where}.id", "expected a rule id such as deck-size")
+                rule_id = kind
+            checks.append(DeckCheck(kind, rule_id, options, item.get("doc")))
+        return fields, checks
+
+    # -- cards -------------------------------------------------------------------------------
+
+    def _read_cards(self, game: Game) -> dict[str, Card]:
+        cards_dir = self.folder / "cards"
+        files = sorted(cards_dir.rglob("*.yaml")) + sorted(cards_dir.rglob("*.yml"))
+        if not files:
+            self.issues.append(Issue(cards_dir, None, None, "no card files (cards/*.yaml)"))
+            return {}
+        raw_cards: list[tuple[Path, LineDict]] = []
+        for path in files:
+            try:
+                raw_cards.extend((path, c) for c in self._cards_in_file(path))
+            except ContentError as exc:
+                self.issues.extend(exc.issues)
+        cards: dict[str, Card] = {}
+        names: dict[str, str] = {}
+        for path, raw in raw_cards:
+            name, card_type = raw.get("name"), raw.get("type")
+            if not isinstance(name, str) or not name.strip():
+                continue  # reported by the field check below
+            if name in cards:
+                first = cards[name]
+                self.issues.append(Issue(path, raw.line_of("name"), "name",
+                                         f"duplicate card name {name!r} (first at "
+                                         f"{first.file.name}:{first.line})"))
+                continue
+            cards[name] = Card(name, str(card_type), 1, {}, path, raw.line)
+            names[name] = str(card_type)
+
+        for path, raw in raw_cards:
+            issues = IssueList(path)
+            ctx = CheckContext(issues, names, set(game.keywords), set(game.icons))
+            self._check_card(raw, game, ctx)
+            self.issues.extend(issues.issues)
+            card = cards.get(raw.get("name"))
+            if card is not None and card.file == path and card.line == raw.line:
+                card.copies = raw.get("copies", 1) if isinstance(raw.get("copies"), int) else 1
+                card.fields = {k: v for k, v in raw.items() if k not in CARD_CORE_FIELDS}
+                card.field_lines = dict(raw.key_lines)
+        return cards
+
+    def _cards_in_file(self, path: Path) -> list[LineDict]:
+        data = read_yaml(path)
+        issues = IssueList(path)
+        if data is None:
+            issues.add(1, None, "empty file: expected a list of cards, or a mapping with `cards:`")
+            issues.raise_if_any()
+        defaults = {}
+        if isinstance(data, dict) and "cards" in data:
+            for key in data:
+                if key not in ("cards", "defaults"):
+                    issues.add(data.line_of(key), key,
+                               f"unknown key{did_you_mean(key, ['cards', 'defaults'])}; a card "
+                               "file is a list of cards, or a mapping with `cards:` and "
+                               "`defaults:`")
+            defaults = data.get("defaults") or {}
+            if not isinstance(defaults, dict):
+                issues.add(data.line_of("defaults"), "defaults", "expected a mapping of fields")
+                defaults = {}
+            listed = data["cards"]
+        elif isinstance(data, dict):
+            listed = [data]  # a file holding one card
+        elif isinstance(data, list):
+            listed = data
+        else:
+            issues.add(line_of(data, 1), None,
+                       f"expected a list of cards, or a mapping with `cards:`, got {show(data)}")
+            issues.raise_if_any()
+        if not isinstance(listed, list):
+            issues.add(data.line_of("cards"), "cards", f"expected a list of cards, got {show(listed)}")
+            issues.raise_if_any()
+        out = []
+        for i, item in enumerate(listed):
+            if not isinstance(item, dict):
+                issues.add(listed.line_of(i), f"cards[{i + 1}]",
+                           f"expected a card (a mapping with name and type), got {show(item)}")
+                continue
+            card = LineDict(defaults)
+            card.line = item.line
+            card.key_lines = {k: item.line for k in defaults}  # a default is blamed on the card
+            card.update(item)
+            card.key_lines.update(item.key_lines)
+            out.append(card)
+        issues.raise_if_any()
+        return out
+
+    def _check_card(self, raw: LineDict, game: Game, ctx: CheckContext) -> None:
+        name = raw.get("name")
+        label = f"card {name!r}" if isinstance(name, str) else "card"
+        if not isinstance(name, str) or not name.strip():
+            ctx.error(raw.line_of("name"), "name",
+                      f"every card needs a name (a non-empty string), got {show(name)}")
+        card_type = raw.get("type")
+        type_spec = game.card_types.get(card_type) if isinstance(card_type, str) else None
+        if type_spec is None:
+            hint = did_you_mean(card_type, game.card_types) if isinstance(card_type, str) else ""
+            ctx.error(raw.line_of("type"), "type",
+                      f"{label}: expected one of {', '.join(game.card_types)}, got "
+                      f"{show(card_type)}{hint}")
+            return
+        copies = raw.get("copies", 1)
+        if isinstance(copies, bool) or not isinstance(copies, int) or copies < 1:
+            ctx.error(raw.line_of("copies"), "copies",
+                      f"expected a whole number 1 or more, got {show(copies)}")
+        check_fields(raw, type_spec.fields, type_spec.required, raw.line, "", ctx,
+                     skip=CARD_CORE_FIELDS)

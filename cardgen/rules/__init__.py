@@ -1,0 +1,65 @@
+"""Deck legality: the always-on checks, the checks a game declares, then its own code."""
+
+from __future__ import annotations
+
+import importlib
+import importlib.util
+from collections.abc import Iterator
+from types import ModuleType
+
+from cardgen.errors import ContentError, Issue, Problem, did_you_mean
+from cardgen.model import Deck, Game
+from cardgen.rules.generic import DECLARED_CHECKS
+
+# The always-on rule ids, with the one-line explanation docs/rules.md expands.
+CORE_RULES = {
+    "unknown-card": "A name that is not a card of the deck's game (the closest names are suggested).",
+    "bad-count": "A count that is not a positive whole number.",
+}
+
+
+def game_module(game: Game) -> ModuleType | None:
+    """The built-in per-game module named by game.yaml `code:`, if any."""
+    if not game.code:
+        return None
+    name = f"cardgen.rules.games.{game.code}"
+    if importlib.util.find_spec(name) is None:
+        raise ContentError([Issue(game.folder / "game.yaml", None, "code",
+                                  f"no built-in module {game.code!r} (cardgen/rules/games/)")])
+    return importlib.import_module(name)
+
+
+def rule_ids(game: Game) -> dict[str, str]:
+    """Every rule id a deck of this game can be reported under, with its explanation."""
+    out = dict(CORE_RULES)
+    for check in game.deck_checks:
+        out[check.id] = check.doc or DECLARED_CHECKS[check.kind].__doc__.strip().splitlines()[0]
+    module = game_module(game)
+    if module is not None:
+        out.update(module.RULES)
+    return out
+
+
+def check_deck(deck: Deck) -> list[Problem]:
+    """Every problem of the deck, in file order (problems without a line last)."""
+    problems = list(_core_checks(deck))
+    problems.extend(deck.field_problems)
+    for check in deck.game.deck_checks:
+        problems.extend(DECLARED_CHECKS[check.kind](deck, check))
+    module = game_module(deck.game)
+    if module is not None:
+        problems.extend(module.check(deck, deck.game))
+    return sorted(problems, key=lambda p: (p.line is None, p.line or 0))
+
+
+def _core_checks(deck: Deck) -> Iterator[Problem]:
+    names = list(deck.game.cards)
+    for entry in deck.entries:
+        if entry.card is None:
+            yield Problem("unknown-card", f"{entry.name!r} is not a card of "
+                                          f"{deck.game.name}{did_you_mean(entry.name, names)}",
+                          entry.line)
+        count = entry.count
+        if isinstance(count, bool) or not isinstance(count, int) or count < 1:
+            yield Problem("bad-count", f"{entry.name}: the count must be a whole number 1 or "
+                                       f"more, got {count!r}", entry.line)

@@ -1,0 +1,75 @@
+"""JSON Schemas for a game's card files and deck files, for editors (YAML language server)."""
+
+from __future__ import annotations
+
+from cardgen.model import Game
+from cardgen.model.fields import IntSpec, record_schema
+
+DRAFT = "https://json-schema.org/draft/2020-12/schema"
+
+
+def card_file_schema(game: Game) -> dict:
+    variants = []
+    for type_id, card_type in game.card_types.items():
+        props = {
+            "name": {"type": "string", "description": "The card's name, unique in the game."},
+            "type": {"const": type_id, "description": card_type.doc or card_type.label},
+            "copies": {"type": "integer", "minimum": 1, "description": "How many the box holds."},
+        }
+        body = record_schema(card_type.fields, [])
+        props.update(body["properties"])
+        # `name` and `type` may come from the file's `defaults:`, so only `name` is required here;
+        # cardgen itself reports every missing field with its line.
+        variants.append({"title": card_type.label, "type": "object", "properties": props,
+                         "required": ["name"], "additionalProperties": False})
+    card = {"anyOf": variants}
+    defaults = {"type": "object", "description": "Fields every card of this file gets."}
+    schema = {
+        "$schema": DRAFT,
+        "title": f"{game.name} card file",
+        "$defs": {"card": card},
+        "anyOf": [
+            {"type": "array", "items": {"$ref": "#/$defs/card"}},
+            {"type": "object", "properties": {"defaults": defaults,
+                                              "cards": {"type": "array",
+                                                        "items": {"$ref": "#/$defs/card"}}},
+             "required": ["cards"], "additionalProperties": False},
+            {"$ref": "#/$defs/card"},
+        ],
+    }
+    return _fill_names(schema, game)
+
+
+def deck_file_schema(game: Game) -> dict:
+    deckable = sorted(n for n, c in game.cards.items() if game.card_types[c.type].in_decks)
+    props = {
+        "game": {"type": "string", "description": "A bundled game id, or a game folder path."},
+        "name": {"type": "string"},
+        "description": {"type": "string"},
+        "notes": {"type": "string"},
+        "cards": {"anyOf": [
+            {"type": "object", "propertyNames": {"enum": deckable},
+             "additionalProperties": IntSpec(1).schema()},
+            {"const": "all", "description": "Every card at its box count."},
+        ]},
+    }
+    props.update(record_schema(game.deck_fields, [])["properties"])
+    schema = {"$schema": DRAFT, "title": f"{game.name} deck file", "type": "object",
+              "properties": props, "required": ["game", "cards"], "additionalProperties": False}
+    return _fill_names(schema, game)
+
+
+def _fill_names(node, game: Game):
+    """Replace the card and keyword placeholders with the game's actual names."""
+    if isinstance(node, dict):
+        out = {k: _fill_names(v, game) for k, v in node.items()
+               if k not in ("x-cardgen-card", "x-cardgen-keyword")}
+        if "x-cardgen-card" in node:
+            types = node["x-cardgen-card"]
+            out["enum"] = sorted(n for n, c in game.cards.items() if not types or c.type in types)
+        if node.get("x-cardgen-keyword"):
+            out["enum"] = sorted(game.keywords)
+        return out
+    if isinstance(node, list):
+        return [_fill_names(v, game) for v in node]
+    return node

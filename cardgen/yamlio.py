@@ -1,0 +1,147 @@
+"""Safe YAML reading that remembers where every value came from.
+
+Mappings come back as `LineDict` and lists as `LineList`: ordinary dicts and lists that also know
+the line of each key and item, so every later check can name the line at fault. Only YAML's safe
+types are built; aliases are allowed but a document that expands past `MAX_NODES` is refused
+(the "billion laughs" attack costs nothing to write and everything to walk).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import yaml
+from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
+
+from cardgen.errors import ContentError, Issue
+
+MAX_NODES = 100_000
+MAX_BYTES = 5 * 1024 * 1024
+_MAP_TAG = "tag:yaml.org,2002:map"
+_SEQ_TAG = "tag:yaml.org,2002:seq"
+
+
+class LineDict(dict):
+    """A dict with `line` (where the mapping starts) and `key_lines` (key -> line)."""
+
+    line: int = 0
+    key_lines: dict
+
+    def line_of(self, key, default: int | None = None) -> int | None:
+        return self.key_lines.get(key, default if default is not None else self.line)
+
+
+class LineList(list):
+    """A list with `line` (where it starts) and `item_lines` (one line per item)."""
+
+    line: int = 0
+    item_lines: list
+
+    def line_of(self, index: int) -> int:
+        return self.item_lines[index] if 0 <= index < len(self.item_lines) else self.line
+
+
+def line_of(value, default: int | None = None) -> int | None:
+    """The line where a loaded mapping or list starts, or `default` for scalars."""
+    return getattr(value, "line", default)
+
+
+def read_yaml(path: Path):
+    """Load one YAML file safely, with line numbers. Raises ContentError on any problem."""
+    path = Path(path)
+    try:
+        raw = path.read_bytes()
+    except OSError as exc:
+        raise ContentError([Issue(path, None, None, f"cannot read file: {exc.strerror}")]) from None
+    if len(raw) > MAX_BYTES:
+        raise ContentError([Issue(path, None, None, f"file is larger than {MAX_BYTES // 2**20} MB")])
+    if b"\0" in raw:
+        raise ContentError([Issue(path, None, None, "not a text file (it contains NUL bytes)")])
+    try:
+        text = raw.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        line = raw[: exc.start].count(b"\n") + 1
+        raise ContentError([Issue(path, line, None, "not UTF-8 text")]) from None
+    return parse_yaml(text, path)
+
+
+def parse_yaml(text: str, path: Path | None = None):
+    loader = yaml.SafeLoader(text)
+    try:
+        node = loader.get_single_node()
+        if node is None:
+            return None
+        _check_size(node, path)
+        return _build(node, loader, path)
+    except yaml.MarkedYAMLError as exc:
+        mark = exc.problem_mark or exc.context_mark
+        line = mark.line + 1 if mark else None
+        message = " ".join(p for p in (exc.context, exc.problem) if p)
+        raise ContentError([Issue(path, line, None, f"YAML syntax error: {message}")]) from None
+    except yaml.YAMLError as exc:
+        raise ContentError([Issue(path, None, None, f"YAML error: {exc}")]) from None
+    except RecursionError:
+        raise ContentError([Issue(path, None, None, "YAML nested too deeply")]) from None
+    finally:
+        loader.dispose()
+
+
+def _check_size(root: Node, path: Path | None) -> None:
+    """Refuse documents whose aliases expand into too many nodes."""
+    sizes: dict[int, int] = {}
+
+    def size(node: Node) -> int:
+        key = id(node)
+        if key in sizes:
+            return sizes[key]
+        sizes[key] = 1  # a self-referencing alias counts once instead of looping
+        total = 1
+        if isinstance(node, SequenceNode):
+            total += sum(size(n) for n in node.value)
+        elif isinstance(node, MappingNode):
+            total += sum(size(k) + size(v) for k, v in node.value)
+        total = min(total, MAX_NODES + 1)
+        sizes[key] = total
+        return total
+
+    if size(root) > MAX_NODES:
+        raise ContentError([Issue(path, root.start_mark.line + 1, None,
+                                  f"YAML aliases expand to more than {MAX_NODES:,} values; refused")])
+
+
+def _build(node: Node, loader: yaml.SafeLoader, path: Path | None, active: frozenset = frozenset()):
+    line = node.start_mark.line + 1
+    if id(node) in active:
+        raise ContentError([Issue(path, line, None, "YAML alias refers to itself")])
+    if isinstance(node, ScalarNode):
+        return loader.construct_object(node, deep=True)
+    active = active | {id(node)}
+    if isinstance(node, SequenceNode):
+        if node.tag != _SEQ_TAG:
+            raise _bad_tag(node, path)
+        out = LineList(_build(n, loader, path, active) for n in node.value)
+        out.line, out.item_lines = line, [n.start_mark.line + 1 for n in node.value]
+        return out
+    if isinstance(node, MappingNode):
+        if node.tag != _MAP_TAG:
+            raise _bad_tag(node, path)
+        loader.flatten_mapping(node)  # merge keys (<<: *base)
+        out = LineDict()
+        out.line, out.key_lines = line, {}
+        for key_node, value_node in node.value:
+            key = _build(key_node, loader, path, active)
+            key_line = key_node.start_mark.line + 1
+            if isinstance(key, (list, dict)):
+                raise ContentError([Issue(path, key_line, None, "a mapping key must be a plain value")])
+            if key in out:
+                raise ContentError([Issue(path, key_line, str(key),
+                                          f"duplicate key (first on line {out.key_lines[key]})")])
+            out[key] = _build(value_node, loader, path, active)
+            out.key_lines[key] = key_line
+        return out
+    raise ContentError([Issue(path, line, None, "unsupported YAML node")])
+
+
+def _bad_tag(node: Node, path: Path | None) -> ContentError:
+    return ContentError([Issue(path, node.start_mark.line + 1, None,
+                               f"YAML tag {node.tag} is not allowed (only plain data is read)")])
