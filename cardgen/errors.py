@@ -37,6 +37,8 @@ class Issue:
     message: str
 
     def __str__(self) -> str:
+        if self.file is None:
+            return f"{self.field}: {self.message}" if self.field else self.message
         where = display_path(self.file)
         if self.line:
             where += f":{self.line}"

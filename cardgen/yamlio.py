@@ -19,6 +19,8 @@ MAX_NODES = 100_000
 MAX_BYTES = 5 * 1024 * 1024
 _MAP_TAG = "tag:yaml.org,2002:map"
 _SEQ_TAG = "tag:yaml.org,2002:seq"
+_SAFE_SCALAR_TAGS = {f"tag:yaml.org,2002:{t}" for t in ("str", "int", "float", "bool", "null",
+                                                          "timestamp")}
 
 
 class LineDict(dict):
@@ -114,6 +116,8 @@ def _build(node: Node, loader: yaml.SafeLoader, path: Path | None, active: froze
     if id(node) in active:
         raise ContentError([Issue(path, line, None, "YAML alias refers to itself")])
     if isinstance(node, ScalarNode):
+        if node.tag not in _SAFE_SCALAR_TAGS:
+            raise _bad_tag(node, path)
         return loader.construct_object(node, deep=True)
     active = active | {id(node)}
     if isinstance(node, SequenceNode):

@@ -1,0 +1,122 @@
+"""The `cardgen` command as a user runs it: exit codes, output lines, JSON, no tracebacks."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+from tests.conftest import ROOT
+
+GUILD = ROOT / "tests" / "data" / "lantern-guild"
+BROKEN = ROOT / "tests" / "data" / "decks" / "lantern-broken.yaml"
+
+
+def cardgen(*args, cwd=ROOT):
+    return subprocess.run([sys.executable, "-m", "cardgen", *map(str, args)], cwd=cwd,
+                          capture_output=True, text=True, timeout=120)
+
+
+def test_legal_deck_exits_0():
+    result = cardgen("validate", GUILD / "decks" / "harbour.yaml")
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip() == "tests/data/lantern-guild/decks/harbour.yaml: ok (lantern-guild)"
+
+
+def test_illegal_deck_exits_1_with_one_line_per_problem():
+    result = cardgen("validate", BROKEN)
+    assert result.returncode == 1
+    lines = result.stdout.strip().splitlines()
+    assert lines[0] == ("tests/data/decks/lantern-broken.yaml:4: deck-size: "
+                        "has 11 cards: a deck needs 12 to 20")
+    assert [line.split(": ")[1] for line in lines] == [
+        "deck-size", "relic-limit", "rarity-limit", "district-limit", "fog-in-deck", "unknown-card",
+        "bad-count"]
+    assert result.stderr == ""
+
+
+def test_json_format():
+    result = cardgen("validate", "--format", "json", BROKEN, GUILD / "decks" / "harbour.yaml")
+    assert result.returncode == 1
+    data = json.loads(result.stdout)
+    assert [d["legal"] for d in data] == [False, True]
+    assert data[0]["game"] == "lantern-guild"
+    assert data[0]["problems"][0] == {"rule": "deck-size", "message": "has 11 cards: a deck needs 12 to 20",
+                                      "line": 4}
+    assert set(data[1]) == {"deck", "game", "legal", "problems"}
+
+
+def test_a_game_folder_stands_for_its_decks():
+    result = cardgen("validate", GUILD)
+    assert result.returncode == 0
+    assert "harbour.yaml: ok" in result.stdout
+
+
+@pytest.mark.parametrize("content, message", [
+    ("game: lantern\ncards: {}\n", "game: no game 'lantern'"),
+    ("- a list\n", "a deck is a mapping with `game:` and `cards:`"),
+    ("name: x\n", "game: missing required field: is this a deck file?"),
+    ("game: GUILD\ncards: [A, B]\n", "cards: expected a mapping of card name to copies (or `all`)"),
+    ("game: GUILD\ncards: {}\ncaptian: Wick Runner\n", "captian: unknown field (did you mean: captain?)"),
+    ("game: GUILD\ncards: {A: 1\n", "YAML syntax error"),
+    (b"\x00\x01\x02binary", "not a text file"),
+    ("game: !!python/object/apply:os.system ['echo hacked']\ncards: {}\n", "is not allowed"),
+])
+def test_unreadable_input_exits_2_without_traceback(tmp_path, content, message):
+    path = tmp_path / "deck.yaml"
+    if isinstance(content, str):
+        path.write_text(content.replace("GUILD", str(GUILD)))
+    else:
+        path.write_bytes(content)
+    result = cardgen("validate", path)
+    assert result.returncode == 2
+    assert "Traceback" not in result.stderr
+    assert "hacked" not in result.stdout + result.stderr
+    assert result.stderr.startswith(f"error: {path}:")
+    assert message in result.stderr
+
+
+def test_missing_file_exits_2(tmp_path):
+    result = cardgen("validate", tmp_path / "nope.yaml")
+    assert result.returncode == 2
+    assert "cannot read file: No such file or directory" in result.stderr
+    assert "Traceback" not in result.stderr
+
+
+def test_one_unreadable_deck_among_good_ones_still_reports_the_others(tmp_path):
+    bad = tmp_path / "bad.yaml"
+    bad.write_text("nonsense: [\n")
+    result = cardgen("validate", GUILD / "decks" / "harbour.yaml", bad)
+    assert result.returncode == 2
+    assert "harbour.yaml: ok" in result.stdout
+    assert "YAML syntax error" in result.stderr
+
+
+def test_bad_game_content_named_with_file_and_line(tmp_path):
+    import shutil
+    folder = tmp_path / "guild"
+    shutil.copytree(GUILD, folder)
+    cards = folder / "cards" / "tricks.yaml"
+    cards.write_text(cards.read_text().replace("cost: 0", "cost: 9"))
+    result = cardgen("validate", folder / "decks" / "harbour.yaml")
+    assert result.returncode == 2
+    assert f"{cards}:2: cost: expected 0-6, got 9" in result.stderr
+
+
+def test_build_writes_reports_atomically_for_a_designer_game(tmp_path):
+    result = cardgen("build", GUILD, "--out", tmp_path / "out")
+    assert result.returncode == 0, result.stderr
+    folder = tmp_path / "out" / "lantern-guild"
+    assert sorted(p.name for p in folder.iterdir()) == ["report.json", "report.txt"]
+    report = json.loads((folder / "report.json").read_text())
+    assert report["cards"]["by_type"] == {"lamplighter": 5, "trick": 2, "relic": 2, "fog": 1}
+    assert "harbour.yaml: legal" in (folder / "report.txt").read_text()
+
+
+def test_info_summarises_a_game():
+    result = cardgen("info", GUILD)
+    assert result.returncode == 0
+    assert "Fog bank: 1 distinct, 1 copies (not in decks)" in result.stdout
+    assert "deck rules: unknown-card, bad-count, deck-size, rarity-limit" in result.stdout
