@@ -17,6 +17,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from cardgen.errors import Problem
+from cardgen.model.fields import show
 
 RULES = {
     "body-levels": (
@@ -208,7 +209,8 @@ def _variant_location(entry, game, variants) -> Iterator[Problem]:
     removed = _removed_locations(game, variants)
     location = card.get("location")
     if location in removed:
-        yield Problem("variant-locations", f"{card.name} is a {location} part: the "
+        article = "an" if str(location)[:1] in "aeiou" else "a"
+        yield Problem("variant-locations", f"{card.name} is {article} {location} part: the "
                                            f"{removed[location]} variant removes {location} parts",
                       entry.line)
 
@@ -286,14 +288,14 @@ def _abilities(entry, game) -> Iterator[Problem]:
         if form == "numeral":
             if _int(value) is None:
                 yield Problem("ability-form", f"{card.name}{where}: {name} takes a number, "
-                                              f"got {value!r}", entry.line)
+                                              f"got {show(value)}", entry.line)
             elif cap is not None and value > cap:
                 yield Problem("ability-cap", f"{card.name}{where} has {name} {value}: cap "
                                              f"{cap}", entry.line)
         elif form == "flag":
             if value is not True:
                 yield Problem("ability-form", f"{card.name}{where}: {name} has no numerals, "
-                                              f"write `{name}: true`, got {value!r}", entry.line)
+                                              f"write `{name}: true`, got {show(value)}", entry.line)
         elif form == "effects":
             allowed = resist if name == "Resist" else immune
             if name == "Resist" and isinstance(value, dict):
@@ -307,7 +309,7 @@ def _abilities(entry, game) -> Iterator[Problem]:
             else:
                 shape = "{effect: score}" if name == "Resist" else "a list of effects"
                 yield Problem("ability-form", f"{card.name}{where}: {name} takes {shape}, "
-                                              f"got {value!r}", entry.line)
+                                              f"got {show(value)}", entry.line)
                 continue
             for effect in effects:
                 if allowed and effect not in allowed:
