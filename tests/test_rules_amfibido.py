@@ -266,20 +266,20 @@ def test_several_faults_are_all_reported(check_deck, game, full_box):
     box["Master Ripple"] = 1
     box["Sensei Coil"] = 1
     box["Jab"] = 5
-    box["Hypnotoad"] = 2
+    box["Mesmer Toad"] = 2
     problems = check_deck(box_text(box))
     assert [(p.rule, p.line) for p in problems] == [
         ("level-missing", CARDS_LINE),
         ("creature-missing", CARDS_LINE),
         ("sensei-supply", CARDS_LINE),
         ("box-copies", entry_line(box, "Jab")),
-        ("box-copies", entry_line(box, "Hypnotoad")),
+        ("box-copies", entry_line(box, "Mesmer Toad")),
     ]
     messages = [p.message for p in problems]
     assert messages[0] == "the box has no level IV cards: rounds 4-7 deal from it"
     assert messages[2] == "the box has 2 sensei: dealing 3 to each of 2 players needs 6"
     assert messages[3] == "has 5 copies of Jab: the box holds 2"
-    assert messages[4] == "has 2 copies of Hypnotoad: the box holds 1"
+    assert messages[4] == "has 2 copies of Mesmer Toad: the box holds 1"
 
 
 def test_every_rule_id_is_documented():
@@ -365,8 +365,8 @@ def test_faq_cards(game):
     assert c["Komodo Dragon"].get("creature") == "lizard"
     assert "also fights" in c["Komodo Dragon"].get("text")
     assert c["Bo Staff"].get("text") == "Neutralize the opposing equipment."
-    assert c["Hypnotoad"].get("creature") == "toad"
-    assert c["Hypnotoad"].get("text") == "Neutralize the opposing equipment."
+    assert c["Mesmer Toad"].get("creature") == "toad"
+    assert c["Mesmer Toad"].get("text") == "Neutralize the opposing equipment."
 
 
 def test_round_table_reaches_every_level_and_after_round_seven_is_stated(game):
