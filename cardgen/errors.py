@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import difflib
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -82,6 +81,8 @@ class IssueList:
 
 def did_you_mean(word: str, choices, n: int = 3) -> str:
     """' (did you mean: a, b?)' with the closest choices, or '' when none is close."""
+    import difflib  # only needed on the error path; keeps the cold start short
+
     close = difflib.get_close_matches(str(word), [str(c) for c in choices], n=n, cutoff=0.6)
     if not close:
         lowered = {str(c).lower(): str(c) for c in choices}
