@@ -8,7 +8,7 @@ import sys
 from pathlib import Path
 
 from cardgen import __version__
-from cardgen.errors import ContentError, display_path
+from cardgen.errors import ContentError, Issue, display_path
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -53,6 +53,30 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--out", type=Path, default=None,
                    help="folder for the schemas (default: out/<game>/schema)")
     p.set_defaults(func=cmd_schema)
+
+    p = sub.add_parser("simulate", help="play seeded sample matches between bots; report balance "
+                                        "and rule conflicts")
+    p.add_argument("game", metavar="GAME")
+    p.add_argument("--decks", nargs="+", metavar="DECK", help="deck files to pit against each other")
+    p.add_argument("--matches", type=int, default=1000)
+    p.add_argument("--seed", type=int, default=1, help="first match seed (match i uses seed+i)")
+    p.add_argument("--jobs", type=int, default=None, help="processes (default: every core)")
+    p.add_argument("--bots", default="random", help="bot per seat, comma-separated, e.g. random,greedy")
+    p.add_argument("--no-invariants", action="store_true", help="skip the per-step invariant checks")
+    p.add_argument("--format", choices=["text", "json"], default="text")
+    p.add_argument("--out", type=Path, default=Path("out"), help="where the HTML/JSON report goes")
+    p.set_defaults(func=cmd_simulate)
+
+    p = sub.add_parser("replay", help="print one sample match move by move")
+    p.add_argument("game", metavar="GAME")
+    p.add_argument("--seed", type=int, required=True)
+    p.add_argument("--decks", nargs="+", metavar="DECK")
+    p.add_argument("--bots", default="random")
+    p.set_defaults(func=cmd_replay)
+
+    p = sub.add_parser("check", help="run a game's scenarios (rulebook examples and FAQ) on its engine")
+    p.add_argument("game", metavar="GAME")
+    p.set_defaults(func=cmd_check)
 
     p = sub.add_parser("games", help="list the bundled games")
     p.set_defaults(func=cmd_games)
@@ -134,6 +158,89 @@ def cmd_schema(args) -> int:
     print("Point your editor at them, e.g. first line of a card file:\n"
           f"  # yaml-language-server: $schema={display_path(out)}/{game.id}.cards.schema.json")
     return 0
+
+
+def _bots(engine, spec: str) -> list[str]:
+    from cardgen.sim.bots import bot_names
+
+    names = [b.strip() for b in spec.split(",") if b.strip()]
+    unknown = [b for b in names if b not in bot_names(engine)]
+    if unknown or not names:
+        raise ContentError([Issue(None, None, "--bots", f"unknown bot {', '.join(unknown) or spec!r}; "
+                                                        f"this game has {', '.join(bot_names(engine))}")])
+    return names
+
+
+def cmd_simulate(args) -> int:
+    from cardgen.engines import load_engine
+    from cardgen.fsutil import write_atomic
+    from cardgen.model import load_game
+    from cardgen.sim.report import build_report, format_html, format_text
+    from cardgen.sim.runner import simulate, static_conflicts
+
+    game = load_game(args.game)
+    engine = load_engine(game)
+    bots = _bots(engine, args.bots)
+    if args.decks:
+        _check_decks_load(args.decks)
+    results, seconds = simulate(game, matches=args.matches, seed=args.seed, jobs=args.jobs, bots=bots,
+                                decks=args.decks, check_invariants=not args.no_invariants,
+                                progress=sys.stderr.isatty() and args.format == "text")
+    report = build_report(game, results, seconds, static=static_conflicts(engine), bots=bots,
+                          seed=args.seed)
+    out = args.out / game.id
+    write_atomic(out / "simulation.json", json.dumps(report, indent=2, ensure_ascii=False) + "\n")
+    write_atomic(out / "simulation.html", format_html(report))
+    if args.format == "json":
+        print(json.dumps(report, indent=2, ensure_ascii=False))
+    else:
+        print(format_text(report))
+        print(f"\nreport: {display_path(out / 'simulation.html')}")
+    return 1 if report["conflicts"] else 0
+
+
+def _check_decks_load(decks) -> None:
+    from cardgen.model import load_deck
+
+    for deck in decks:
+        load_deck(Path(deck))
+
+
+def cmd_replay(args) -> int:
+    from cardgen.engines import load_engine
+    from cardgen.model import load_deck, load_game
+    from cardgen.sim.runner import play_match
+
+    game = load_game(args.game)
+    engine = load_engine(game)
+    bots = _bots(engine, args.bots)
+    setups = engine.setups([load_deck(Path(d)) for d in args.decks] if args.decks else None)
+    log = play_match(engine, setups, args.seed, bots, log=True)
+    r = log.result
+    print(f"{game.name}, seed {args.seed}: {r.setup} ({' vs '.join(r.bots)})")
+    for step, player, text in log.moves:
+        print(f"{step + 1:5}  P{player + 1} ({r.seats[player]}): {text}")
+    if r.finished:
+        outcome = "a draw" if r.winner is None else f"P{r.winner + 1} ({r.seats[r.winner]}) wins"
+        print(f"after {r.actions} actions: {outcome}")
+    for c in r.conflicts:
+        print(f"rule conflict [{c.kind}] at step {c.step}: {c.message}")
+    return 1 if r.conflicts else 0
+
+
+def cmd_check(args) -> int:
+    from cardgen.model import load_game
+    from cardgen.sim.scenarios import check_game
+
+    game = load_game(args.game)
+    results = check_game(game)
+    for result in results:
+        mark = "ok  " if result.ok else "FAIL"
+        where = display_path(result.scenario.path)
+        print(f"{mark} {where}: {result.scenario.title}" + ("" if result.ok else f"\n     {result.message}"))
+    failed = sum(not r.ok for r in results)
+    print(f"{len(results) - failed} passed, {failed} failed")
+    return 1 if failed else 0
 
 
 def cmd_games(args) -> int:

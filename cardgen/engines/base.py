@@ -1,0 +1,124 @@
+"""The contract every reference engine follows (one file per game, OpenSpiel-style).
+
+An engine is plain Python with no I/O. All chance (shuffles, dice, coin flips, random picks)
+draws from `state.rng`, the `random.Random` handed to `initial_state`, so one seed replays a
+match exactly. Bots get their own RNG from the simulator.
+
+Players are numbered 0..n-1. Actions are small immutable values (tuples of str/int), equal
+when they mean the same move, so a recorded match replays and a scenario can name them.
+`apply` mutates the state and returns it; `clone` makes an independent copy (bots that look
+ahead clone first).
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Hashable
+from dataclasses import dataclass, field
+from typing import Any
+
+Action = Hashable
+
+
+class IllegalAction(Exception):
+    """Raised by `apply` for an action that is not legal in that state."""
+
+
+class RuleConflict(Exception):
+    """Raised when the rules cannot go on (e.g. a transform that can find no card to become).
+
+    The simulator reports it as a rule conflict with the seed, not as a crash of the tool.
+    """
+
+
+@dataclass
+class Setup:
+    """One matchup: a label for the report and whatever the engine needs (decks, characters)."""
+
+    label: str
+    seats: list[str]                  # one name per player, e.g. deck or character names
+    options: dict[str, Any] = field(default_factory=dict)
+
+
+class Engine:
+    game_id: str = ""
+    max_actions: int = 2000           # a match still running after this many actions is a conflict
+    # Keywords whose rules this engine implements; a card keyword outside it is a conflict.
+    keywords: frozenset[str] = frozenset()
+
+    def __init__(self, game):
+        self.game = game
+
+    # -- the match ------------------------------------------------------------------------------
+    def setups(self, decks: list | None = None) -> list[Setup]:
+        """The matchups to play: from the given decks, or the game's defaults."""
+        raise NotImplementedError
+
+    def initial_state(self, setup: Setup, rng: random.Random):
+        raise NotImplementedError
+
+    def current_player(self, state) -> int:
+        """Whose decision it is (-1 once the match is over)."""
+        raise NotImplementedError
+
+    def legal_actions(self, state) -> list[Action]:
+        raise NotImplementedError
+
+    def apply(self, state, action: Action):
+        raise NotImplementedError
+
+    def first_player(self, state) -> int:
+        """Who moves first in this match (for the first-player advantage figure)."""
+        return self.current_player(state)
+
+    def is_over(self, state) -> bool:
+        raise NotImplementedError
+
+    def winner(self, state) -> int | None:
+        """The winning player once over; None for a draw."""
+        raise NotImplementedError
+
+    def clone(self, state):
+        raise NotImplementedError
+
+    # -- checking -------------------------------------------------------------------------------
+    def invariants(self, state) -> list[str]:
+        """Broken invariants, as messages (cards neither created nor lost, counters in range)."""
+        return []
+
+    def unsupported_cards(self) -> dict[str, str]:
+        """Cards whose printed effect no rule of the engine implements (name -> why).
+
+        The simulator reports each as a rule conflict, like an undefined keyword.
+        """
+        return {}
+
+    # -- reporting ------------------------------------------------------------------------------
+    def describe(self, state, action: Action) -> str:
+        """The action in words, for `cardgen replay` (state is the one before the action)."""
+        return repr(action)
+
+    def card_of(self, state, action: Action) -> str | None:
+        """The card an action plays, for per-card play and win rates."""
+        return None
+
+    def heuristic(self, state, player: int) -> float:
+        """How good the state looks for `player` (the greedy bot maximises it)."""
+        return 0.0
+
+    def bots(self) -> dict[str, Any]:
+        """Extra bots this game has (name -> factory(engine, rng, player)), e.g. a solo-mode AI."""
+        return {}
+
+    # -- scenarios ------------------------------------------------------------------------------
+    def scenario_state(self, setup: dict, rng: random.Random):
+        """A position described by a scenario file's `setup:`."""
+        raise NotImplementedError
+
+    def parse_action(self, state, spec) -> Action:
+        """A scenario's written action (as the engine documents it) -> an Action."""
+        raise NotImplementedError
+
+    def observe(self, state) -> dict:
+        """Plain nested data a scenario's `expect:` is compared against."""
+        raise NotImplementedError

@@ -1,0 +1,1 @@
+"""Seeded sample matches between bots, rule-conflict detection, scenarios and the balance report."""

@@ -1,0 +1,63 @@
+"""Bots choose among legal actions. Each has its own RNG, never the game's and never `random`'s."""
+
+from __future__ import annotations
+
+import random
+
+
+class RandomBot:
+    """Uniformly random among the legal actions."""
+
+    name = "random"
+
+    def __init__(self, engine, rng: random.Random, player: int):
+        self.rng = rng
+
+    def choose(self, state, actions):
+        return actions[self.rng.randrange(len(actions))] if len(actions) > 1 else actions[0]
+
+
+class GreedyBot:
+    """One-ply lookahead: the action whose resulting state the engine's heuristic likes best.
+
+    Ties are broken at random. Chance inside `apply` is sampled on a clone, so the lookahead
+    never disturbs the real match's dice.
+    """
+
+    name = "greedy"
+
+    def __init__(self, engine, rng: random.Random, player: int):
+        self.engine, self.rng, self.player = engine, rng, player
+
+    def choose(self, state, actions):
+        if len(actions) == 1:
+            return actions[0]
+        engine, best, best_score = self.engine, [], float("-inf")
+        for action in actions:
+            trial = engine.clone(state)
+            trial.rng = random.Random(self.rng.random())
+            engine.apply(trial, action)
+            if engine.is_over(trial):
+                won = engine.winner(trial)
+                score = 1e9 if won == self.player else (-1e9 if won is not None else 0.0)
+            else:
+                score = engine.heuristic(trial, self.player)
+            if score > best_score:
+                best, best_score = [action], score
+            elif score == best_score:
+                best.append(action)
+        return best[self.rng.randrange(len(best))]
+
+
+BUILTIN_BOTS = {"random": RandomBot, "greedy": GreedyBot}
+
+
+def bot_names(engine) -> list[str]:
+    return [*BUILTIN_BOTS, *engine.bots()]
+
+
+def make_bot(name: str, engine, rng: random.Random, player: int):
+    factory = BUILTIN_BOTS.get(name) or engine.bots().get(name)
+    if factory is None:
+        raise KeyError(name)
+    return factory(engine, rng, player)

@@ -1,0 +1,215 @@
+"""Balance and health figures from many matches: a terminal table, JSON, and an HTML page."""
+
+from __future__ import annotations
+
+import html
+import math
+import statistics
+from collections import Counter
+
+from cardgen.sim.runner import MatchResult, conflict_summary
+
+
+def wilson(successes: int, trials: int, z: float = 1.96) -> tuple[float, float]:
+    """95% Wilson score interval for a proportion (good at small counts and near 0 or 1)."""
+    if trials == 0:
+        return (0.0, 1.0)
+    p = successes / trials
+    centre = p + z * z / (2 * trials)
+    spread = z * math.sqrt(p * (1 - p) / trials + z * z / (4 * trials * trials))
+    denom = 1 + z * z / trials
+    return (max(0.0, (centre - spread) / denom), min(1.0, (centre + spread) / denom))
+
+
+def percentile(sorted_values: list[int], q: float) -> float:
+    if not sorted_values:
+        return 0.0
+    index = (len(sorted_values) - 1) * q
+    lo, hi = math.floor(index), math.ceil(index)
+    return sorted_values[lo] + (sorted_values[hi] - sorted_values[lo]) * (index - lo)
+
+
+def build_report(game, results: list[MatchResult], seconds: float, *, static=(), bots=(),
+                 seed: int = 1) -> dict:
+    finished = [r for r in results if r.finished]
+    draws = [r for r in finished if r.winner is None]
+    decisive = [r for r in finished if r.winner is not None and r.first_player is not None]
+    first_wins = sum(r.winner == r.first_player for r in decisive)
+    lo, hi = wilson(first_wins, len(decisive))
+    lengths = sorted(r.actions for r in finished)
+    actions = sum(r.actions for r in results)
+
+    # Matchups by seat name (deck or character): wins of row against column.
+    pair_games: Counter = Counter()
+    pair_wins: Counter = Counter()
+    seat_games: Counter = Counter()
+    seat_wins: Counter = Counter()
+    for r in finished:
+        for i, name in enumerate(r.seats):
+            seat_games[name] += 1
+            if r.winner == i:
+                seat_wins[name] += 1
+        if len(r.seats) == 2 and r.winner is not None:
+            a, b = r.seats
+            pair_games[(a, b)] += 1
+            pair_games[(b, a)] += 1
+            winner, loser = (a, b) if r.winner == 0 else (b, a)
+            pair_wins[(winner, loser)] += 1
+    names = sorted(seat_games)
+    matrix = {a: {b: (round(pair_wins[(a, b)] / pair_games[(a, b)], 3) if pair_games[(a, b)] else None)
+                  for b in names} for a in names}
+    seat_rates = {n: round(seat_wins[n] / seat_games[n], 3) for n in names if seat_games[n]}
+    balance = round(1 - (max(seat_rates.values()) - min(seat_rates.values())), 3) if seat_rates else None
+
+    # Per card: how often played, and how often its player went on to win.
+    card_plays: Counter = Counter()
+    card_matches: Counter = Counter()
+    card_wins: Counter = Counter()
+    for r in finished:
+        seen = set()
+        for player, card in r.plays:
+            card_plays[card] += 1
+            if (player, card) not in seen:
+                seen.add((player, card))
+                card_matches[card] += 1
+                card_wins[card] += r.winner == player
+    cards = [{"card": c, "plays": card_plays[c], "matches": card_matches[c],
+              "win_rate": round(card_wins[c] / card_matches[c], 3)} for c in
+             sorted(card_plays, key=lambda c: (-card_plays[c], c))]
+    never_played = sorted(set(game.cards) - set(card_plays)) if card_plays else []
+
+    conflicts = [{**c.as_dict(), "count": n} for c, n in conflict_summary(results)]
+    conflicts = [c.as_dict() | {"count": 1} for c in static] + conflicts
+    return {
+        "game": game.id, "name": game.name, "seed": seed, "bots": list(bots),
+        "matches": len(results), "finished": len(finished),
+        "completion_rate": round(len(finished) / len(results), 4) if results else 0.0,
+        "draws": len(draws),
+        "first_player": {"wins": first_wins, "decisive": len(decisive),
+                         "win_rate": round(first_wins / len(decisive), 4) if decisive else None,
+                         "ci95": [round(lo, 4), round(hi, 4)]},
+        "length": {
+            "unit": "actions", "mean": round(statistics.fmean(lengths), 1) if lengths else 0,
+            "stdev": round(statistics.pstdev(lengths), 1) if lengths else 0,
+            "min": lengths[0] if lengths else 0, "p10": percentile(lengths, 0.1),
+            "median": percentile(lengths, 0.5), "p90": percentile(lengths, 0.9),
+            "max": lengths[-1] if lengths else 0, "histogram": _histogram(lengths),
+        },
+        "seats": seat_rates, "matchups": matrix, "balance": balance,
+        "cards": cards, "never_played": never_played,
+        "conflicts": conflicts,
+        "speed": {"seconds": round(seconds, 2), "actions": actions,
+                  "matches_per_s": round(len(results) / seconds, 1) if seconds else None,
+                  "actions_per_s": round(actions / seconds) if seconds else None},
+    }
+
+
+def _histogram(lengths: list[int], bins: int = 12) -> list[dict]:
+    if not lengths:
+        return []
+    lo, hi = lengths[0], lengths[-1]
+    width = max(1, math.ceil((hi - lo + 1) / bins))
+    counts = Counter((v - lo) // width for v in lengths)
+    return [{"from": lo + i * width, "to": lo + (i + 1) * width - 1, "count": counts.get(i, 0)}
+            for i in range(math.ceil((hi - lo + 1) / width))]
+
+
+def _pct(x) -> str:
+    return "-" if x is None else f"{100 * x:.1f}%"
+
+
+def format_text(report: dict, top_cards: int = 12) -> str:
+    fp = report["first_player"]
+    length = report["length"]
+    speed = report["speed"]
+    lines = [
+        f"{report['name']}: {report['matches']} matches, bots {' vs '.join(report['bots'])}, "
+        f"seeds {report['seed']}..{report['seed'] + report['matches'] - 1}",
+        "",
+        f"  completion rate      {_pct(report['completion_rate'])} ({report['finished']} finished)",
+        f"  draws                {report['draws']}",
+        f"  first player wins    {_pct(fp['win_rate'])} of {fp['decisive']} decisive "
+        f"(95% CI {_pct(fp['ci95'][0])}-{_pct(fp['ci95'][1])})",
+        f"  length (actions)     mean {length['mean']}, median {length['median']:g}, "
+        f"p10-p90 {length['p10']:g}-{length['p90']:g}, max {length['max']}",
+        f"  balance              {report['balance'] if report['balance'] is not None else '-'} "
+        "(1 - largest win-rate gap between decks)",
+        f"  speed                {speed['matches_per_s']} matches/s, {speed['actions_per_s']} actions/s",
+    ]
+    if report["seats"]:
+        lines += ["", "  win rate by deck / character"]
+        lines += [f"    {name:32} {_pct(rate)}" for name, rate in report["seats"].items()]
+    names = list(report["matchups"])
+    if len(names) > 1 and any(v is not None for row in report["matchups"].values() for v in row.values()):
+        short = [n[:10] for n in names]
+        header = "    " + " " * 22 + " ".join(f"{s:>10}" for s in short)
+        lines += ["", "  matchups (row beats column)", header]
+        for name in names:
+            row = report["matchups"][name]
+            lines.append(f"    {name[:22]:22} " + " ".join(f"{_pct(row[b]):>10}" for b in names))
+    if report["cards"]:
+        lines += ["", f"  most played cards (of {len(report['cards'])}; "
+                      "win rate of the player who played it)"]
+        lines += [f"    {c['card'][:30]:30} {c['plays']:7} plays  {_pct(c['win_rate'])}"
+                  for c in report["cards"][:top_cards]]
+    if report["never_played"]:
+        lines.append(f"  never played: {len(report['never_played'])} cards")
+    lines += ["", f"  rule conflicts: {len(report['conflicts']) or 'none'}"]
+    for c in report["conflicts"]:
+        seed = f"seed {c['seed']}" if c["seed"] is not None else "every match"
+        lines.append(f"    [{c['kind']}] {c['message']} ({seed}, {c['count']}x"
+                     f"{', ' + c['setup'] if c['setup'] else ''})")
+    return "\n".join(lines)
+
+
+def format_html(report: dict) -> str:
+    """A self-contained page (inline SVG charts, no scripts, no network)."""
+    e = html.escape
+    fp = report["first_player"]
+    hist = report["length"]["histogram"]
+    peak = max((b["count"] for b in hist), default=1) or 1
+    bar_w = 34
+    bars = "".join(
+        f'<rect x="{i * bar_w + 4}" y="{150 - 140 * b["count"] / peak:.1f}" width="{bar_w - 6}" '
+        f'height="{140 * b["count"] / peak:.1f}" fill="#4a78b5"><title>{b["from"]}-{b["to"]}: '
+        f'{b["count"]}</title></rect>'
+        f'<text x="{i * bar_w + 4}" y="166" font-size="9">{b["from"]}</text>'
+        for i, b in enumerate(hist))
+    svg = f'<svg width="{len(hist) * bar_w + 10}" height="170" role="img">{bars}</svg>'
+    names = list(report["matchups"])
+
+    def cell(v):
+        if v is None:
+            return "<td>-</td>"
+        shade = int(255 - 120 * abs(v - 0.5) * 2)
+        colour = f"rgb({255 if v < 0.5 else shade},{shade},{255 if v > 0.5 else shade})"
+        return f'<td style="background:{colour}">{_pct(v)}</td>'
+
+    matchup = "".join(f"<tr><th>{e(a)}</th>" + "".join(cell(report["matchups"][a][b]) for b in names)
+                      + "</tr>" for a in names)
+    cards = "".join(f"<tr><td>{e(c['card'])}</td><td>{c['plays']}</td><td>{c['matches']}</td>"
+                    f"<td>{_pct(c['win_rate'])}</td></tr>" for c in report["cards"])
+    conflicts = "".join(f"<tr><td>{e(c['kind'])}</td><td>{e(c['message'])}</td><td>{c['seed']}</td>"
+                        f"<td>{e(str(c['setup'] or ''))}</td><td>{c['count']}</td></tr>"
+                        for c in report["conflicts"]) or '<tr><td colspan="5">none</td></tr>'
+    return f"""<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>{e(report['name'])}: sample matches</title>
+<style>body{{font:14px/1.4 sans-serif;margin:2em;max-width:60em}}
+table{{border-collapse:collapse;margin:1em 0}}
+td,th{{border:1px solid #ccc;padding:3px 8px;text-align:right}}th{{text-align:left}}
+h2{{margin-top:1.6em}}</style>
+</head><body>
+<h1>{e(report['name'])}: {report['matches']} sample matches</h1>
+<p>Bots: {e(' vs '.join(report['bots']))}. Seeds {report['seed']} to {report['seed'] + report['matches'] - 1}.
+Completion rate {_pct(report['completion_rate'])}; draws {report['draws']};
+first player wins {_pct(fp['win_rate'])} (95% CI {_pct(fp['ci95'][0])} to {_pct(fp['ci95'][1])});
+balance {report['balance']}.</p>
+<h2>Match length (actions)</h2>{svg}
+<h2>Matchups (row beats column)</h2>
+<table><tr><th></th>{''.join(f'<th>{e(n)}</th>' for n in names)}</tr>{matchup}</table>
+<h2>Rule conflicts</h2>
+<table><tr><th>kind</th><th>what</th><th>seed</th><th>setup</th><th>count</th></tr>{conflicts}</table>
+<h2>Cards</h2><table><tr><th>card</th><th>plays</th><th>matches</th><th>win rate</th></tr>{cards}</table>
+</body></html>
+"""
+

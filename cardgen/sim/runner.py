@@ -1,0 +1,213 @@
+"""Play seeded matches between bots and record what happened, including every rule conflict.
+
+Match seed S alone decides a match: the setup (setups[S % len(setups)]), the game's RNG and
+the bots' RNGs. So `cardgen replay GAME --seed S` with the same decks and bots replays it.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import random
+import sys
+import time
+import traceback
+from collections import Counter
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from cardgen.engines import load_engine
+from cardgen.engines.base import IllegalAction, RuleConflict, Setup
+from cardgen.sim.bots import make_bot
+
+
+@dataclass
+class Conflict:
+    kind: str        # exception | dead-end | turn-cap | invariant | keyword | card-text | illegal-choice
+    message: str
+    seed: int | None = None
+    setup: str | None = None
+    step: int | None = None
+
+    def as_dict(self) -> dict:
+        return {"kind": self.kind, "message": self.message, "seed": self.seed, "setup": self.setup,
+                "step": self.step}
+
+
+@dataclass
+class MatchResult:
+    seed: int
+    setup: str
+    seats: list[str]
+    bots: list[str]
+    first_player: int | None
+    winner: int | None          # None: draw or unfinished
+    finished: bool
+    actions: int
+    plays: list[tuple[int, str]] = field(default_factory=list)   # (player, card) per card played
+    conflicts: list[Conflict] = field(default_factory=list)
+    trajectory: str = ""
+
+
+@dataclass
+class MatchLog:
+    """A replayed match move by move: (step, player, description)."""
+
+    result: MatchResult
+    moves: list[tuple[int, int, str]]
+
+
+def bot_seed(seed: int, player: int) -> int:
+    return seed * 7919 + 104_729 + player
+
+
+def play_match(engine, setups: list[Setup], seed: int, bot_names: list[str], *,
+               check_invariants: bool = True, log: bool = False):
+    """One match. Never raises for a rule problem: problems become Conflicts on the result."""
+    setup = setups[seed % len(setups)]
+    rng = random.Random(seed)
+    digest = hashlib.sha256()
+    moves: list[tuple[int, int, str]] = []
+    result = MatchResult(seed, setup.label, list(setup.seats), [], None, None, False, 0)
+
+    def conflict(kind, message, step=None):
+        result.conflicts.append(Conflict(kind, message, seed, setup.label, step))
+
+    try:
+        state = engine.initial_state(setup, rng)
+        players = len(setup.seats)
+        bots = [make_bot(bot_names[i % len(bot_names)], engine, random.Random(bot_seed(seed, i)), i)
+                for i in range(players)]
+        result.bots = [bot_names[i % len(bot_names)] for i in range(players)]
+        result.first_player = engine.first_player(state)
+        while not engine.is_over(state):
+            step = result.actions
+            if step >= engine.max_actions:
+                conflict("turn-cap", f"still going after {engine.max_actions} actions", step)
+                break
+            actions = engine.legal_actions(state)
+            if not actions:
+                conflict("dead-end", "a state that is not over has no legal action", step)
+                break
+            player = engine.current_player(state)
+            action = bots[player].choose(state, actions)
+            if log:
+                moves.append((step, player, engine.describe(state, action)))
+            card = engine.card_of(state, action)
+            if card is not None:
+                result.plays.append((player, card))
+            digest.update(repr(action).encode())
+            engine.apply(state, action)
+            step = result.actions = step + 1
+            if check_invariants:
+                for problem in engine.invariants(state):
+                    conflict("invariant", problem, step)
+                if result.conflicts:
+                    break
+        if engine.is_over(state) and not result.conflicts:
+            result.finished = True
+            result.winner = engine.winner(state)
+    except RuleConflict as exc:
+        conflict("rule", str(exc), result.actions or None)
+    except IllegalAction as exc:
+        conflict("illegal-choice", f"a legal action was refused: {exc}")
+    except Exception as exc:  # an engine crash is a finding to report, not a reason to stop
+        where = traceback.extract_tb(exc.__traceback__)[-1]
+        conflict("exception", f"{type(exc).__name__}: {exc} ({Path(where.filename).name}:"
+                              f"{where.lineno})")
+    digest.update(repr((result.winner, result.finished)).encode())
+    result.trajectory = digest.hexdigest()[:16]
+    return MatchLog(result, moves) if log else result
+
+
+def static_conflicts(engine) -> list[Conflict]:
+    """Conflicts visible without playing: undefined keywords and card text no rule implements."""
+    out = []
+    known = engine.keywords
+    for card in engine.game.cards.values():
+        for keyword in card.get("keywords") or []:
+            if keyword not in known:
+                out.append(Conflict("keyword", f"{card.name} carries {keyword}, which no rule of "
+                                               "the engine defines"))
+    for name, why in sorted(engine.unsupported_cards().items()):
+        out.append(Conflict("card-text", f"{name}: {why}"))
+    return out
+
+
+# -- many matches, on every core ------------------------------------------------------------------
+
+_WORKER: dict = {}
+
+
+def _init_worker(game_folder: str, deck_paths: list[str] | None, bot_names: list[str],
+                 check: bool) -> None:
+    from cardgen.model import load_game
+
+    engine = load_engine(load_game(game_folder))
+    _WORKER.update(engine=engine, setups=engine.setups(_load_decks(deck_paths)), bots=bot_names,
+                   check=check)
+
+
+def _run_chunk(seeds: list[int]) -> list[MatchResult]:
+    w = _WORKER
+    return [play_match(w["engine"], w["setups"], s, w["bots"], check_invariants=w["check"])
+            for s in seeds]
+
+
+def _load_decks(deck_paths):
+    if not deck_paths:
+        return None
+    from cardgen.model import load_deck
+
+    return [load_deck(Path(p)) for p in deck_paths]
+
+
+def simulate(game, *, matches: int, seed: int = 1, jobs: int | None = None,
+             bots: list[str] | None = None, decks: list[str] | None = None,
+             check_invariants: bool = True, progress: bool = False) -> tuple[list[MatchResult], float]:
+    """Play `matches` matches with seeds seed..seed+matches-1. Returns (results, seconds)."""
+    bots = bots or ["random"]
+    jobs = max(1, jobs or os.cpu_count() or 1)
+    seeds = list(range(seed, seed + matches))
+    start = time.perf_counter()
+    if jobs == 1 or matches < 50:
+        _init_worker(str(game.folder), decks, bots, check_invariants)
+        results = []
+        for i in range(0, len(seeds), 100):
+            results.extend(_run_chunk(seeds[i:i + 100]))
+            _progress(progress, len(results), matches)
+    else:
+        import multiprocessing
+
+        chunk = max(20, min(500, matches // (jobs * 8) or 1))
+        chunks = [seeds[i:i + chunk] for i in range(0, len(seeds), chunk)]
+        context = multiprocessing.get_context("fork" if sys.platform != "win32" else "spawn")
+        results = []
+        with context.Pool(jobs, _init_worker, (str(game.folder), decks, bots, check_invariants)) as pool:
+            for part in pool.imap(_run_chunk, chunks):
+                results.extend(part)
+                _progress(progress, len(results), matches)
+    if progress:
+        print(file=sys.stderr)
+    return results, time.perf_counter() - start
+
+
+def _progress(enabled: bool, done: int, total: int) -> None:
+    if not enabled:
+        return
+    width = 30
+    filled = width * done // max(total, 1)
+    print(f"\r[{'#' * filled}{'.' * (width - filled)}] {done}/{total} matches", end="",
+          file=sys.stderr, flush=True)
+
+
+def conflict_summary(results: list[MatchResult]) -> list[tuple[Conflict, int]]:
+    """Distinct conflicts (by kind and message), each with its first seed and how often it came."""
+    counts: Counter = Counter()
+    first: dict = {}
+    for result in results:
+        for c in result.conflicts:
+            key = (c.kind, c.message)
+            counts[key] += 1
+            first.setdefault(key, c)
+    return [(first[k], n) for k, n in counts.most_common()]

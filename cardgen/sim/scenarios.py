@@ -1,0 +1,140 @@
+"""Scenarios: the rulebook's worked examples and FAQ answers, checked by the game's engine.
+
+A scenario file sets up a position, applies moves and states the expected result; see
+docs/engines.md. `cardgen check GAME` runs them all.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+from pathlib import Path
+
+from cardgen.engines.base import IllegalAction
+from cardgen.errors import ContentError, IssueList
+from cardgen.model.fields import (
+    AnySpec,
+    CheckContext,
+    EnumSpec,
+    IntSpec,
+    ListSpec,
+    StrSpec,
+    check_fields,
+)
+from cardgen.yamlio import read_yaml
+
+SCENARIO_FIELDS = {
+    "title": StrSpec(), "source": EnumSpec(["faq", "example", "ruling"]),
+    "question": StrSpec(text=True), "answer": StrSpec(text=True), "seed": IntSpec(0),
+    "setup": AnySpec(), "actions": ListSpec(AnySpec()), "expect": AnySpec(),
+    "expect_legal": ListSpec(AnySpec()), "expect_illegal": ListSpec(AnySpec()),
+    "order": IntSpec(), "notes": StrSpec(text=True),
+}
+
+
+@dataclass
+class Scenario:
+    path: Path
+    data: dict
+
+    @property
+    def title(self) -> str:
+        return self.data.get("title", self.path.stem)
+
+
+@dataclass
+class ScenarioResult:
+    scenario: Scenario
+    ok: bool
+    message: str = ""
+
+
+def load_scenario(path: Path) -> Scenario:
+    data = read_yaml(path)
+    issues = IssueList(path)
+    if not isinstance(data, dict):
+        issues.add(1, None, "a scenario is a mapping with title, setup, actions and expect")
+        issues.raise_if_any()
+    check_fields(data, SCENARIO_FIELDS, ["title", "setup"], data.line, "", CheckContext(issues))
+    issues.raise_if_any()
+    return Scenario(path, data)
+
+
+def scenario_files(game) -> list[Path]:
+    return sorted((game.folder / "scenarios").glob("*.yaml"))
+
+
+def run_scenario(engine, scenario: Scenario) -> ScenarioResult:
+    data = scenario.data
+    try:
+        state = engine.scenario_state(data["setup"], random.Random(data.get("seed", 0)))
+        for i, spec in enumerate(data.get("actions") or [], 1):
+            action = engine.parse_action(state, spec)
+            if action not in engine.legal_actions(state):
+                return ScenarioResult(scenario, False, f"action {i} ({spec!r}) is not legal here")
+            engine.apply(state, action)
+        observed = engine.observe(state)
+        mismatch = subset_mismatch(data.get("expect") or {}, observed, "")
+        if mismatch:
+            return ScenarioResult(scenario, False, mismatch)
+        legal = engine.legal_actions(state)
+        for spec in data.get("expect_legal") or []:
+            if engine.parse_action(state, spec) not in legal:
+                return ScenarioResult(scenario, False, f"expected {spec!r} to be legal at the end")
+        for spec in data.get("expect_illegal") or []:
+            try:
+                action = engine.parse_action(state, spec)
+            except (IllegalAction, ValueError, KeyError):
+                continue
+            if action in legal:
+                return ScenarioResult(scenario, False, f"expected {spec!r} not to be legal at the end")
+    except (IllegalAction, ValueError, KeyError) as exc:
+        return ScenarioResult(scenario, False, f"{type(exc).__name__}: {exc}")
+    return ScenarioResult(scenario, True)
+
+
+def run_scenario_file(engine, path: Path) -> ScenarioResult:
+    return run_scenario(engine, load_scenario(Path(path)))
+
+
+def subset_mismatch(expected, observed, where: str) -> str:
+    """'' when `expected` is contained in `observed`, else what differs and where."""
+    if isinstance(expected, dict):
+        if not isinstance(observed, dict):
+            return f"{where or 'result'}: expected a mapping, got {observed!r}"
+        for key, value in expected.items():
+            at = f"{where}.{key}" if where else str(key)
+            if key not in observed:
+                return f"{at}: not observed (have: {', '.join(map(str, observed))})"
+            found = subset_mismatch(value, observed[key], at)
+            if found:
+                return found
+        return ""
+    if _plain(expected) != _plain(observed):
+        return f"{where}: expected {expected!r}, got {observed!r}"
+    return ""
+
+
+def _plain(value):
+    if isinstance(value, dict):
+        return {k: _plain(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_plain(v) for v in value]
+    return value
+
+
+def check_game(game) -> list[ScenarioResult]:
+    """Run every scenario of a game. Unreadable files raise ContentError with all their issues."""
+    from cardgen.engines import load_engine
+
+    engine = load_engine(game)
+    issues = []
+    scenarios = []
+    for path in scenario_files(game):
+        try:
+            scenarios.append(load_scenario(path))
+        except ContentError as exc:
+            issues.extend(exc.issues)
+    if issues:
+        raise ContentError(issues)
+    return [run_scenario(engine, s) for s in scenarios]

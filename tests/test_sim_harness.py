@@ -1,0 +1,158 @@
+"""The simulator finds rule conflicts and replays matches exactly, whatever the engine."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from cardgen.engines.base import Engine, Setup
+from cardgen.model import load_game
+from cardgen.sim.report import build_report, format_html, format_text, wilson
+from cardgen.sim.runner import conflict_summary, play_match, static_conflicts
+from tests.conftest import ROOT
+
+
+class RaceState:
+    __slots__ = ("totals", "turn", "rng")
+
+    def __init__(self, rng):
+        self.totals, self.turn, self.rng = [0, 0], rng.randrange(2), rng
+
+
+class RaceEngine(Engine):
+    """Players add 1 or 2 (or a lucky die roll) to their total; the first to reach 10 wins."""
+
+    game_id = "race"
+    max_actions = 100
+    keywords = frozenset({"Kindle"})
+
+    def setups(self, decks=None):
+        return [Setup("A vs B", ["A", "B"]), Setup("B vs A", ["B", "A"])]
+
+    def initial_state(self, setup, rng):
+        return RaceState(rng)
+
+    def current_player(self, state):
+        return -1 if self.is_over(state) else state.turn
+
+    def legal_actions(self, state):
+        return [("add", 1), ("add", 2), ("roll",)]
+
+    def apply(self, state, action):
+        amount = state.rng.randint(1, 3) if action == ("roll",) else action[1]
+        state.totals[state.turn] += amount
+        state.turn = 1 - state.turn
+        return state
+
+    def is_over(self, state):
+        return max(state.totals) >= 10
+
+    def winner(self, state):
+        return 0 if state.totals[0] >= 10 else 1
+
+    def clone(self, state):
+        copy = RaceState.__new__(RaceState)
+        copy.totals, copy.turn, copy.rng = list(state.totals), state.turn, state.rng
+        return copy
+
+    def heuristic(self, state, player):
+        return state.totals[player] - state.totals[1 - player]
+
+    def card_of(self, state, action):
+        return "Roll" if action == ("roll",) else None
+
+
+class Looping(RaceEngine):
+    def legal_actions(self, state):
+        return [("add", 0)]
+
+
+class DeadEnd(RaceEngine):
+    def legal_actions(self, state):
+        return [] if max(state.totals) >= 4 else super().legal_actions(state)
+
+
+class Broken(RaceEngine):
+    def invariants(self, state):
+        return ["total above 12"] if max(state.totals) > 8 else []
+
+
+class Crashing(RaceEngine):
+    def apply(self, state, action):
+        if action == ("roll",):
+            raise ZeroDivisionError("bad roll table")
+        return super().apply(state, action)
+
+
+GUILD = load_game(ROOT / "tests" / "data" / "lantern-guild")
+
+
+def run(engine_class, seed, bots=("random",)):
+    engine = engine_class(GUILD)
+    return play_match(engine, engine.setups(), seed, list(bots))
+
+
+def test_a_seed_replays_the_same_match_even_if_global_random_is_disturbed():
+    first = run(RaceEngine, 42)
+    random.seed(999)
+    random.random()
+    second = run(RaceEngine, 42)
+    assert first.trajectory == second.trajectory and first.winner == second.winner
+    assert {run(RaceEngine, s).trajectory for s in range(20)} != {first.trajectory}
+
+
+def test_a_finished_match_records_winner_plays_and_length():
+    result = run(RaceEngine, 3)
+    assert result.finished and result.winner in (0, 1) and not result.conflicts
+    assert 5 <= result.actions <= 20
+    assert result.setup == "B vs A"  # seed 3 -> setups[3 % 2]
+
+
+@pytest.mark.parametrize("engine_class, kind", [
+    (Looping, "turn-cap"), (DeadEnd, "dead-end"), (Broken, "invariant"), (Crashing, "exception")])
+def test_rule_conflicts_are_reported_with_their_seed(engine_class, kind):
+    results = [run(engine_class, seed) for seed in range(30)]
+    summary = conflict_summary(results)
+    assert summary, "no conflict found"
+    conflict, count = summary[0]
+    assert conflict.kind == kind
+    assert conflict.seed is not None and count >= 1
+    replay = run(engine_class, conflict.seed)
+    assert [c.kind for c in replay.conflicts] == [kind]
+    if kind == "exception":
+        assert "ZeroDivisionError: bad roll table" in conflict.message
+
+
+def test_undefined_keyword_is_a_static_conflict():
+    engine = RaceEngine(GUILD)   # implements Kindle only; the guild's Sudden Draught has Gust
+    messages = [c.message for c in static_conflicts(engine)]
+    assert messages == ["Sudden Draught carries Gust, which no rule of the engine defines"]
+
+
+def test_greedy_beats_random():
+    wins = 0
+    for seed in range(200):
+        result = run(RaceEngine, seed, bots=("greedy", "random"))
+        wins += result.winner == 0
+    assert wins > 120
+
+
+def test_report_figures():
+    results = [run(RaceEngine, s) for s in range(400)]
+    report = build_report(GUILD, results, 1.0, bots=["random"], seed=0)
+    assert report["matches"] == 400 and report["completion_rate"] == 1.0
+    fp = report["first_player"]
+    assert fp["decisive"] == 400 and fp["ci95"][0] < fp["win_rate"] < fp["ci95"][1]
+    assert set(report["seats"]) == {"A", "B"}
+    assert report["matchups"]["A"]["B"] + report["matchups"]["B"]["A"] == pytest.approx(1.0, abs=0.002)
+    assert report["cards"][0]["card"] == "Roll"
+    assert sum(b["count"] for b in report["length"]["histogram"]) == 400
+    assert "first player wins" in format_text(report)
+    assert "<svg" in format_html(report) and "<script" not in format_html(report)
+
+
+def test_wilson_interval():
+    lo, hi = wilson(50, 100)
+    assert lo == pytest.approx(0.4038, abs=1e-3) and hi == pytest.approx(0.5962, abs=1e-3)
+    assert wilson(0, 0) == (0.0, 1.0)
