@@ -54,6 +54,17 @@ def _parser() -> argparse.ArgumentParser:
                    help="folder for the schemas (default: out/<game>/schema)")
     p.set_defaults(func=cmd_schema)
 
+    p = sub.add_parser("render", help="card faces and backs as PNG (300 dpi, with bleed)")
+    p.add_argument("game", metavar="GAME")
+    p.add_argument("--only", nargs="+", metavar="NAME", help="only these cards")
+    p.add_argument("--preset", choices=["tgc", "mpc", "dtc"], default=None,
+                   help="print shop: tgc (The Game Crafter, default), mpc (MakePlayingCards), "
+                        "dtc (DriveThruCards)")
+    p.add_argument("--jobs", type=int, default=None, help="processes (default: every core)")
+    p.add_argument("--no-cache", action="store_true", help="redraw every card")
+    p.add_argument("--out", type=Path, default=Path("out"))
+    p.set_defaults(func=cmd_render)
+
     p = sub.add_parser("simulate", help="play seeded sample matches between bots; report balance "
                                         "and rule conflicts")
     p.add_argument("game", metavar="GAME")
@@ -158,6 +169,30 @@ def cmd_schema(args) -> int:
     print("Point your editor at them, e.g. first line of a card file:\n"
           f"  # yaml-language-server: $schema={display_path(out)}/{game.id}.cards.schema.json")
     return 0
+
+
+def cmd_render(args) -> int:
+    from cardgen.model import load_game
+    from cardgen.render import render_game
+
+    game = load_game(args.game)
+    if args.only:
+        unknown = [n for n in args.only if n not in game.cards]
+        if unknown:
+            from cardgen.errors import did_you_mean
+
+            raise ContentError([Issue(None, None, "--only",
+                                      f"no card {n!r} in {game.name}{did_you_mean(n, game.cards)}")
+                                for n in unknown])
+    result = render_game(game, args.out, only=args.only, preset=args.preset, jobs=args.jobs,
+                         progress=sys.stderr.isatty(), use_cache=not args.no_cache)
+    for issue in result.errors:
+        print(f"error: {issue}", file=sys.stderr)
+    drawn = len(result.written)
+    rate = f", {drawn / result.seconds:.0f} cards/s" if drawn and result.seconds else ""
+    print(f"{game.id}: {drawn} drawn, {result.skipped} unchanged in {result.seconds:.2f}s{rate} -> "
+          f"{display_path(args.out / game.id)}/cards/")
+    return 2 if result.errors else 0
 
 
 def _bots(engine, spec: str) -> list[str]:

@@ -1,0 +1,792 @@
+"""Card layouts as data: a game's layouts.yaml turned into a display list for each card.
+
+Every element is placed in millimetres from the top-left of the trim box. Values may be Jinja2
+expressions over the card (`{{ card.attack }}`), evaluated in a sandbox. Mistakes in the file
+(unknown keys, a `card.field` no card type has, a text box outside the safe zone) are reported
+with file and line when the layouts are loaded; text that cannot fit a card is reported naming
+the card and the field when it is laid out. See docs/layouts.md.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+from cardgen.errors import ContentError, Issue, IssueList, did_you_mean
+from cardgen.model import Card, Game
+from cardgen.render.display import Colour, Ellipse, Face, Line, Picture, Polygon, Rect, Run
+from cardgen.render.fonts import PT_TO_MM, VARIANTS, FontBook, load_face
+from cardgen.render.text import MissingGlyph, Overflow, Style, fit_text, measure
+from cardgen.yamlio import LineDict, LineList, read_yaml
+
+CARD_SIZES = {  # trim sizes in mm
+    "poker": (63.5, 88.9), "bridge": (57.15, 88.9), "mini": (44.45, 63.5), "euro-mini": (44.0, 68.0),
+    "tarot": (69.85, 120.65), "square": (63.5, 63.5),
+}
+DEFAULT_BLEED = 3.175   # 1/8 in, what The Game Crafter, MakePlayingCards and DriveThruCards ask for
+DEFAULT_SAFE = 3.175
+ELEMENT_KINDS = ("rect", "ellipse", "polygon", "line", "text", "flow", "icon", "image", "group", "use")
+COMMON_KEYS = {"when", "name"}
+ELEMENT_KEYS = {
+    "rect": {"fill", "stroke", "stroke_width", "radius"},
+    "ellipse": {"fill", "stroke", "stroke_width"},
+    "polygon": {"fill", "stroke", "stroke_width"},
+    "line": {"colour", "width"},
+    "text": {"at", "style", "field", "right", *Style.__dataclass_fields__},
+    "flow": {"at", "gap", "min_scale"},
+    "icon": {"at", "colour", "repeat", "step", "bold"},
+    "image": {"at", "fit", "optional", "placeholder"},
+    "group": {"offset"},
+    "use": set(),
+}
+BLOCK_KEYS = {"text", "style", "each", "as", "when", "right", "field", "rule", "colour", "width",
+              *Style.__dataclass_fields__}
+STYLE_KEYS = {*Style.__dataclass_fields__, "extends"}
+TOP_KEYS = {"card", "fonts", "colours", "styles", "templates", "types", "backs", "back_for"}
+_EXPR = re.compile(r"^\s*\{\{(.*)\}\}\s*$", re.S)
+
+
+class LayoutError(Exception):
+    """A card that cannot be laid out (text overflow, missing image, a glyph no font has)."""
+
+    def __init__(self, card: Card | None, where: str, message: str):
+        self.card, self.where, self.message = card, where, message
+        super().__init__(str(self.issue()))
+
+    def issue(self) -> Issue:
+        label = f"card {self.card.name!r}: " if self.card else ""
+        if self.card is not None:
+            return Issue(self.card.file, self.card.line, self.where, f"{label}{self.message}")
+        return Issue(None, None, self.where, self.message)
+
+
+@dataclass
+class Layouts:
+    game: Game
+    path: Path
+    width: float
+    height: float
+    bleed: float
+    safe: float
+    radius: float
+    book: FontBook
+    colours: dict[str, Colour]
+    styles: dict[str, Style]
+    templates: dict[str, list]
+    types: dict[str, list]
+    backs: dict[str, list]
+    back_for: str | None
+    source: str = ""                        # the file's text, for the render cache key
+    env: Any = field(default=None, repr=False)
+
+
+# -- loading -------------------------------------------------------------------------------------
+
+def load_layouts(game: Game) -> Layouts:
+    path = game.folder / "layouts.yaml"
+    if not path.is_file():
+        raise ContentError([Issue(path, None, None, "this game has no layouts.yaml (card layouts); "
+                                                    "see docs/layouts.md")])
+    raw = read_yaml(path)
+    issues = IssueList(path)
+    if not isinstance(raw, dict):
+        issues.add(1, None, "layouts.yaml must be a mapping with card, styles, types...")
+        issues.raise_if_any()
+    for key in raw:
+        if key not in TOP_KEYS:
+            issues.add(raw.line_of(key), key, f"unknown section{did_you_mean(key, TOP_KEYS)}")
+    width, height, bleed, safe, radius = _card_geometry(raw.get("card") or {}, game, issues, raw)
+    book = FontBook(_fonts(raw.get("fonts") or {}, game, issues))
+    colours = _colours(raw.get("colours") or {}, issues)
+    styles = _styles(raw.get("styles") or {}, colours, book, issues)
+    layouts = Layouts(game, path, width, height, bleed, safe, radius, book, colours, styles,
+                      _element_lists(raw.get("templates") or {}, "templates", issues),
+                      _element_lists(raw.get("types") or {}, "types", issues),
+                      _element_lists(raw.get("backs") or {}, "backs", issues),
+                      raw.get("back_for"), path.read_text(encoding="utf-8"))
+    for type_id in layouts.types:
+        if type_id not in game.card_types:
+            issues.add(raw["types"].line_of(type_id), f"types.{type_id}",
+                       f"no card type {type_id!r}{did_you_mean(type_id, game.card_types)}")
+    for type_id in game.card_types:
+        if type_id not in layouts.types:
+            issues.add(raw.line_of("types"), "types", f"no layout for card type {type_id!r}")
+    if "default" not in layouts.backs and not layouts.back_for:
+        issues.add(raw.line_of("backs"), "backs", "needs a `default` back (or `back_for:`)")
+    layouts.env = _environment(layouts)
+    _check_elements(layouts, issues)
+    issues.raise_if_any()
+    return layouts
+
+
+def _card_geometry(card, game: Game, issues: IssueList, raw):
+    if not isinstance(card, dict):
+        issues.add(raw.line_of("card"), "card", "expected a mapping (size, bleed, safe, radius)")
+        card = {}
+    size = card.get("size", game.meta.get("card_size", "poker"))
+    if isinstance(size, str):
+        if size not in CARD_SIZES:
+            issues.add(card.line_of("size") if card else None, "card.size",
+                       f"expected one of {', '.join(CARD_SIZES)}{did_you_mean(size, CARD_SIZES)}")
+            size = "poker"
+        width, height = CARD_SIZES[size]
+    else:
+        width, height = card.get("width", 63.5), card.get("height", 88.9)
+    if "width" in card or "height" in card:
+        width, height = card.get("width", width), card.get("height", height)
+    numbers = {"width": width, "height": height, "bleed": card.get("bleed", DEFAULT_BLEED),
+               "safe": card.get("safe", DEFAULT_SAFE), "radius": card.get("radius", 3.0)}
+    for key, value in numbers.items():
+        if isinstance(value, bool) or not isinstance(value, (int, float)) or value < 0:
+            issues.add(card.line_of(key) if card else None, f"card.{key}",
+                       f"expected a size in mm, got {value!r}")
+            numbers[key] = 0.0
+    for key in card:
+        if key not in ("size", "width", "height", "bleed", "safe", "radius"):
+            issues.add(card.line_of(key), f"card.{key}", "unknown setting (size, width, height, bleed, "
+                                                          "safe, radius)")
+    return (float(numbers["width"]), float(numbers["height"]), float(numbers["bleed"]),
+            float(numbers["safe"]), float(numbers["radius"]))
+
+
+def _fonts(raw, game: Game, issues: IssueList) -> dict[str, dict[str, Path]]:
+    out = {}
+    root = game.folder.resolve()
+    for family, files in raw.items():
+        if isinstance(files, str):
+            files = {"regular": files}
+        if not isinstance(files, dict):
+            issues.add(raw.line_of(family), f"fonts.{family}", "expected a file or variant -> file")
+            continue
+        out[family] = {}
+        for variant, rel in files.items():
+            line = files.line_of(variant) if isinstance(files, LineDict) else raw.line_of(family)
+            if variant not in VARIANTS:
+                issues.add(line, f"fonts.{family}.{variant}", f"expected one of {', '.join(VARIANTS)}")
+                continue
+            path = (game.folder / str(rel)).resolve()
+            if not path.is_relative_to(root):
+                issues.add(line, f"fonts.{family}", "font files must be inside the game folder")
+                continue
+            try:
+                load_face(str(path))
+            except (OSError, ValueError, Exception) as exc:  # fontTools raises assorted errors
+                issues.add(line, f"fonts.{family}", f"cannot use {rel}: {exc}")
+                continue
+            out[family][variant] = path
+    return out
+
+
+def parse_colour(value) -> Colour | None:
+    if not isinstance(value, str):
+        return None
+    text = value.strip().lstrip("#")
+    if not re.fullmatch(r"[0-9a-fA-F]{6}([0-9a-fA-F]{2})?", text):
+        return None
+    rgb = tuple(int(text[i:i + 2], 16) for i in (0, 2, 4))
+    alpha = int(text[6:8], 16) if len(text) == 8 else 255
+    return (*rgb, alpha)
+
+
+def _colours(raw, issues: IssueList) -> dict[str, Colour]:
+    out = {}
+    for name, value in raw.items():
+        colour = parse_colour(value)
+        if colour is None:
+            issues.add(raw.line_of(name), f"colours.{name}", f"expected #rrggbb or #rrggbbaa, got {value!r}")
+            continue
+        out[str(name)] = colour
+    return out
+
+
+def _styles(raw, colours, book: FontBook, issues: IssueList) -> dict[str, Style]:
+    out: dict[str, Style] = {}
+
+    def build(name, seen=()):
+        if name in out:
+            return out[name]
+        spec = raw.get(name)
+        if not isinstance(spec, dict):
+            issues.add(raw.line_of(name), f"styles.{name}", "expected a mapping of style settings")
+            return Style()
+        base = Style()
+        if "extends" in spec:
+            parent = spec["extends"]
+            if parent in seen or parent not in raw:
+                issues.add(spec.line_of("extends"), f"styles.{name}.extends",
+                           f"no style {parent!r}{did_you_mean(parent, raw)}")
+            else:
+                base = build(parent, (*seen, name))
+        out[name] = style_with(base, spec, colours, book, issues, f"styles.{name}")
+        return out[name]
+
+    for name in raw:
+        build(name)
+    return out
+
+
+def style_with(base: Style, spec: dict, colours, book: FontBook, issues: IssueList | None,
+               where: str) -> Style:
+    """A style with some settings changed; unknown settings and bad values are reported."""
+    from dataclasses import replace
+
+    changes = {}
+    for key, value in spec.items():
+        if key in ("extends",) or key not in Style.__dataclass_fields__:
+            if key not in STYLE_KEYS and key not in BLOCK_KEYS and key not in ELEMENT_KEYS["text"] \
+                    and issues is not None:
+                issues.add(spec.line_of(key), f"{where}.{key}", f"unknown style setting"
+                                                               f"{did_you_mean(key, STYLE_KEYS)}")
+            continue
+        if key == "colour":
+            colour = colours.get(value) if isinstance(value, str) else None
+            colour = colour or parse_colour(value)
+            if colour is None:
+                if isinstance(value, str) and "{{" in value:
+                    continue  # an expression: resolved per card
+                if issues is not None:
+                    issues.add(spec.line_of(key), f"{where}.colour", f"unknown colour {value!r}"
+                                                                    f"{did_you_mean(value, colours)}")
+                continue
+            value = colour
+        elif key == "font" and value not in book.families:
+            if issues is not None:
+                issues.add(spec.line_of(key), f"{where}.font",
+                           f"unknown font {value!r}{did_you_mean(value, book.families)}")
+            continue
+        elif key == "align" and value not in ("left", "center", "right") or \
+                key == "valign" and value not in ("top", "middle", "bottom"):
+            if issues is not None:
+                issues.add(spec.line_of(key), f"{where}.{key}", f"unexpected value {value!r}")
+            continue
+        changes[key] = value
+    style = replace(base, **changes)
+    if "size" in changes and "min_size" not in changes and style.min_size > style.size:
+        style = replace(style, min_size=style.size)
+    return style
+
+
+def _element_lists(raw, section: str, issues: IssueList) -> dict[str, list]:
+    out = {}
+    if not isinstance(raw, dict):
+        issues.add(None, section, "expected a mapping of name to a list of elements")
+        return out
+    for name, elements in raw.items():
+        if not isinstance(elements, list):
+            issues.add(raw.line_of(name), f"{section}.{name}", "expected a list of elements")
+            continue
+        out[str(name)] = elements
+    return out
+
+
+# -- expressions ---------------------------------------------------------------------------------
+
+ROMAN = ["", "I", "II", "III", "IV", "V", "VI", "VII", "VIII", "IX", "X"]
+
+
+def _environment(layouts: Layouts):
+    from jinja2.sandbox import SandboxedEnvironment
+
+    env = SandboxedEnvironment(autoescape=False, keep_trailing_newline=False)
+    env.filters["roman"] = lambda n: ROMAN[n] if isinstance(n, int) and 0 <= n < len(ROMAN) else str(n)
+    env.filters["slug"] = slug
+    env.globals.update(colours=layouts.colours, icons=layouts.game.icons, tables=layouts.game.tables,
+                       game={"id": layouts.game.id, "name": layouts.game.name})
+    return env
+
+
+def slug(text) -> str:
+    return re.sub(r"[^a-z0-9]+", "-", str(text).lower()).strip("-")
+
+
+@lru_cache(maxsize=4096)
+def _compile(env_id: int, source: str, as_expression: bool):
+    env = _ENVS[env_id]
+    return env.compile_expression(source) if as_expression else env.from_string(source)
+
+
+_ENVS: dict[int, Any] = {}
+
+
+class Context:
+    """Evaluates element values for one card (or one back)."""
+
+    def __init__(self, layouts: Layouts, card: Card | None, variables: dict | None = None):
+        self.layouts = layouts
+        self.card = card
+        self.vars = {"card": card_view(card)} if card is not None else {"card": {}}
+        if variables:
+            self.vars.update(variables)
+        _ENVS[id(layouts.env)] = layouts.env
+
+    def child(self, **variables) -> Context:
+        ctx = Context.__new__(Context)
+        ctx.layouts, ctx.card, ctx.vars = self.layouts, self.card, {**self.vars, **variables}
+        return ctx
+
+    def value(self, raw):
+        """A literal, or the result of an expression `{{ ... }}` (native type), or a template string."""
+        if isinstance(raw, str) and ("{{" in raw or "{%" in raw):
+            match = _EXPR.match(raw)
+            if match and "{{" not in match.group(1):
+                return _compile(id(self.layouts.env), match.group(1), True)(**self.vars)
+            return _compile(id(self.layouts.env), raw, False).render(**self.vars)
+        return raw
+
+    def text(self, raw) -> str:
+        value = self.value(raw)
+        if value is None or _is_undefined(value):
+            return ""
+        return str(value)
+
+    def number(self, raw, where: str) -> float:
+        value = self.value(raw)
+        if isinstance(value, str):
+            try:
+                value = float(value)
+            except ValueError:
+                raise LayoutError(self.card, where, f"expected a number, got {value!r}") from None
+        if isinstance(value, bool) or not isinstance(value, (int, float)):
+            raise LayoutError(self.card, where, f"expected a number, got {value!r}")
+        return float(value)
+
+    def truthy(self, raw) -> bool:
+        value = self.value(raw)
+        if _is_undefined(value):
+            return False
+        if isinstance(value, str):
+            return value.strip().lower() not in ("", "false", "0", "none", "no")
+        return bool(value)
+
+    def colour(self, raw, where: str) -> Colour | None:
+        value = self.value(raw)
+        if value is None or _is_undefined(value) or value in ("none", ""):
+            return None
+        if isinstance(value, (list, tuple)) and len(value) in (3, 4):
+            return tuple(value) + ((255,) if len(value) == 3 else ())
+        found = self.layouts.colours.get(value) if isinstance(value, str) else None
+        found = found or parse_colour(value)
+        if found is None:
+            raise LayoutError(self.card, where, f"unknown colour {value!r}"
+                                                f"{did_you_mean(value, self.layouts.colours)}")
+        return found
+
+
+def _is_undefined(value) -> bool:
+    from jinja2 import Undefined
+
+    return isinstance(value, Undefined)
+
+
+def card_view(card: Card) -> dict:
+    return {**card.fields, "name": card.name, "type": card.type, "copies": card.copies}
+
+
+# -- static checks -------------------------------------------------------------------------------
+
+def _check_elements(layouts: Layouts, issues: IssueList) -> None:
+    """Unknown keys, templates that do not parse, card fields no type has, text outside the safe zone."""
+    game = layouts.game
+    all_fields = {"name", "type", "copies"} | {f for t in game.card_types.values() for f in t.fields}
+
+    def fields_for(section, name):
+        if section == "types" and name in game.card_types:
+            return {"name", "type", "copies"} | set(game.card_types[name].fields)
+        return all_fields
+
+    def walk(elements, where, fields, depth=0):
+        if depth > 8:
+            issues.add(None, where, "templates nested more than 8 deep (a template using itself?)")
+            return
+        for i, element in enumerate(elements):
+            line = elements.line_of(i) if isinstance(elements, LineList) else None
+            here = f"{where}[{i + 1}]"
+            if not isinstance(element, dict):
+                issues.add(line, here, "expected an element (a mapping such as {rect: trim, fill: ink})")
+                continue
+            kinds = [k for k in element if k in ELEMENT_KINDS]
+            if len(kinds) != 1:
+                issues.add(line, here, f"an element has exactly one of {', '.join(ELEMENT_KINDS)}")
+                continue
+            kind = kinds[0]
+            allowed = ELEMENT_KEYS[kind] | COMMON_KEYS | {kind}
+            for key in element:
+                if key not in allowed:
+                    issues.add(element.line_of(key), f"{here}.{key}",
+                               f"not a setting of a {kind} element{did_you_mean(key, allowed)}")
+            _check_templates(element, here, fields, issues, layouts)
+            if kind == "use" and element["use"] not in layouts.templates:
+                hint = did_you_mean(element["use"], layouts.templates)
+                issues.add(element.line_of("use"), f"{here}.use", f"no template {element['use']!r}{hint}")
+            elif kind == "use":
+                walk(layouts.templates[element["use"]], f"templates.{element['use']}", fields, depth + 1)
+            if kind == "group" and isinstance(element["group"], list):
+                walk(element["group"], f"{here}.group", fields, depth + 1)
+            if kind == "flow":
+                _check_blocks(element, here, fields, issues, layouts)
+            if kind in ("text", "flow", "icon") and depth == 0:
+                _check_safe(element, here, layouts, issues)
+            if kind in ("text",) and "style" in element and element["style"] not in layouts.styles:
+                issues.add(element.line_of("style"), f"{here}.style",
+                           f"no style {element['style']!r}{did_you_mean(element['style'], layouts.styles)}")
+
+    for section in ("types", "backs"):
+        for name, elements in getattr(layouts, section).items():
+            walk(elements, f"{section}.{name}", fields_for(section, name))
+
+
+def _check_blocks(element, where, fields, issues, layouts):
+    blocks = element["flow"]
+    if not isinstance(blocks, list):
+        issues.add(element.line_of("flow"), f"{where}.flow", "expected a list of text blocks")
+        return
+    for j, block in enumerate(blocks):
+        line = blocks.line_of(j)
+        if not isinstance(block, dict) or not ("text" in block or "rule" in block):
+            issues.add(line, f"{where}.flow[{j + 1}]", "a block has `text:` (or `rule:` for a divider)")
+            continue
+        for key in block:
+            if key not in BLOCK_KEYS:
+                issues.add(block.line_of(key), f"{where}.flow[{j + 1}].{key}",
+                           f"not a setting of a text block{did_you_mean(key, BLOCK_KEYS)}")
+        if "style" in block and block["style"] not in layouts.styles:
+            issues.add(block.line_of("style"), f"{where}.flow[{j + 1}].style",
+                       f"no style {block['style']!r}{did_you_mean(block['style'], layouts.styles)}")
+        extra = {block["as"]} if isinstance(block.get("as"), str) else set()
+        _check_templates(block, f"{where}.flow[{j + 1}]", fields, issues, layouts, extra)
+
+
+def _check_templates(element, where, fields, issues, layouts, loop_vars=frozenset()):
+    from jinja2 import TemplateSyntaxError, nodes
+
+    for key, value in element.items():
+        if not isinstance(value, str) or ("{{" not in value and "{%" not in value):
+            continue
+        try:
+            tree = layouts.env.parse(value)
+        except TemplateSyntaxError as exc:
+            issues.add(element.line_of(key), f"{where}.{key}", f"template error: {exc.message}")
+            continue
+        for node in tree.find_all(nodes.Getattr):
+            if isinstance(node.node, nodes.Name) and node.node.name == "card" and node.attr not in fields:
+                issues.add(element.line_of(key), f"{where}.{key}",
+                           f"card.{node.attr} is not a field of these cards{did_you_mean(node.attr, fields)}")
+
+
+def _check_safe(element, where, layouts: Layouts, issues: IssueList) -> None:
+    box = element.get("at")
+    if not (isinstance(box, list) and len(box) == 4 and all(isinstance(v, (int, float)) for v in box)):
+        return
+    x, y, w, h = box
+    s = layouts.safe
+    over = max(s - x, s - y, x + w - (layouts.width - s), y + h - (layouts.height - s))
+    if over > 0.01:
+        issues.add(element.line_of("at"), f"{where}.at",
+                   f"box {box} reaches {over:.1f} mm past the safe zone ({s} mm inside the cut)")
+
+
+# -- laying out a card ---------------------------------------------------------------------------
+
+def layout_face(layouts: Layouts, card: Card) -> Face:
+    face = Face(card.name, layouts.width, layouts.height, layouts.bleed, radius=layouts.radius)
+    ctx = Context(layouts, card)
+    _render(layouts.types[card.type], ctx, face.items, f"types.{card.type}", (0.0, 0.0))
+    return face
+
+
+def back_name(layouts: Layouts, card: Card | None) -> str:
+    if card is not None and layouts.back_for:
+        name = Context(layouts, card).text(layouts.back_for).strip()
+        if name in layouts.backs:
+            return name
+        if "default" not in layouts.backs:
+            raise LayoutError(card, "back_for", f"no back named {name!r}")
+    return "default"
+
+
+def layout_back(layouts: Layouts, name: str, card: Card | None = None) -> Face:
+    face = Face(f"back: {name}", layouts.width, layouts.height, layouts.bleed, radius=layouts.radius)
+    ctx = Context(layouts, card)
+    _render(layouts.backs[name], ctx, face.items, f"backs.{name}", (0.0, 0.0))
+    return face
+
+
+def _box(ctx: Context, value, where: str, offset) -> tuple[float, float, float, float]:
+    layouts = ctx.layouts
+    dx, dy = offset
+    if value == "bleed":
+        b = layouts.bleed
+        return (-b, -b, layouts.width + 2 * b, layouts.height + 2 * b)
+    if value == "trim":
+        return (0.0, 0.0, layouts.width, layouts.height)
+    if value == "safe":
+        s = layouts.safe
+        return (s, s, layouts.width - 2 * s, layouts.height - 2 * s)
+    value = ctx.value(value)
+    if not isinstance(value, (list, tuple)) or len(value) != 4:
+        raise LayoutError(ctx.card, where, f"expected [x, y, w, h] or bleed/trim/safe, got {value!r}")
+    x, y, w, h = (ctx.number(v, where) for v in value)
+    return (x + dx, y + dy, w, h)
+
+
+def _render(elements, ctx: Context, out: list, where: str, offset) -> None:
+    for i, element in enumerate(elements):
+        here = f"{where}[{i + 1}]"
+        if "when" in element and not ctx.truthy(element["when"]):
+            continue
+        kind = next(k for k in element if k in ELEMENT_KINDS)
+        _RENDERERS[kind](element, ctx, out, here, offset)
+
+
+def _rect(el, ctx, out, where, offset):
+    x, y, w, h = _box(ctx, el["rect"], where, offset)
+    out.append(Rect(x, y, w, h, ctx.colour(el.get("fill"), where), ctx.colour(el.get("stroke"), where),
+                    ctx.number(el.get("stroke_width", 0.3), where), ctx.number(el.get("radius", 0), where)))
+
+
+def _ellipse(el, ctx, out, where, offset):
+    x, y, w, h = _box(ctx, el["ellipse"], where, offset)
+    out.append(Ellipse(x, y, w, h, ctx.colour(el.get("fill"), where), ctx.colour(el.get("stroke"), where),
+                       ctx.number(el.get("stroke_width", 0.3), where)))
+
+
+def _polygon(el, ctx, out, where, offset):
+    points = ctx.value(el["polygon"])
+    dx, dy = offset
+    try:
+        pts = [(ctx.number(px, where) + dx, ctx.number(py, where) + dy) for px, py in points]
+    except (TypeError, ValueError):
+        raise LayoutError(ctx.card, where, "expected a list of [x, y] points") from None
+    out.append(Polygon(pts, ctx.colour(el.get("fill"), where), ctx.colour(el.get("stroke"), where),
+                       ctx.number(el.get("stroke_width", 0.3), where)))
+
+
+def _line(el, ctx, out, where, offset):
+    coords = ctx.value(el["line"])
+    if not isinstance(coords, (list, tuple)) or len(coords) != 4:
+        raise LayoutError(ctx.card, where, "expected [x1, y1, x2, y2]")
+    x1, y1, x2, y2 = (ctx.number(v, where) for v in coords)
+    dx, dy = offset
+    out.append(Line(x1 + dx, y1 + dy, x2 + dx, y2 + dy, ctx.colour(el.get("colour", "#000000"), where),
+                    ctx.number(el.get("width", 0.3), where)))
+
+
+def _style_for(el, ctx: Context, where: str) -> Style:
+    layouts = ctx.layouts
+    base = layouts.styles.get(el.get("style"), Style()) if el.get("style") else Style()
+    overrides = {k: v for k, v in el.items() if k in Style.__dataclass_fields__}
+    if not overrides:
+        return base
+    resolved = {}
+    for key, value in overrides.items():
+        value = ctx.value(value)
+        if key == "colour":
+            value = ctx.colour(value, where)
+        resolved[key] = value
+    from dataclasses import replace
+
+    style = replace(base, **resolved)
+    if "size" in resolved and "min_size" not in resolved and style.min_size > style.size:
+        style = replace(style, min_size=style.size)
+    return style
+
+
+def _field_of(el) -> str:
+    if "field" in el:
+        return str(el["field"])
+    found = re.search(r"card\.([A-Za-z_][A-Za-z0-9_]*)", str(el.get("text", "")))
+    return found.group(1) if found else "text"
+
+
+def _text(el, ctx, out, where, offset):
+    text = ctx.text(el["text"])
+    if not text.strip():
+        return
+    box = _box(ctx, el["at"], where, offset)
+    style = _style_for(el, ctx, where)
+    right = ctx.text(el["right"]) if "right" in el else ""
+    _draw_text(text, right, box, style, ctx, out, where, _field_of(el))
+
+
+def _draw_text(text, right, box, style: Style, ctx: Context, out, where, field_name):
+    layouts = ctx.layouts
+    game = layouts.game
+    x, y, w, h = box
+    try:
+        if right:
+            from dataclasses import replace
+
+            right_style = replace(style, align="right", valign="top", min_size=style.size)
+            right_runs = fit_text(right, box, right_style, layouts.book, game.icons, [])
+            taken = (x + w) - min(r.x for r in right_runs) + 1.0
+            runs = fit_text(text, (x, y, w - taken, h), style, layouts.book, game.icons, list(game.keywords))
+            first_baseline = min(r.y for r in runs)
+            shift = first_baseline - min(r.y for r in right_runs)
+            for r in right_runs:
+                r.y += shift
+            out.extend(runs + right_runs)
+        else:
+            out.extend(fit_text(text, box, style, layouts.book, game.icons, list(game.keywords)))
+    except Overflow as exc:
+        raise LayoutError(ctx.card, field_name,
+                          f"text does not fit its box at the minimum size {style.min_size}pt "
+                          f"({where}: needs {exc.needed:.1f} mm, box is {exc.available:.1f} mm); "
+                          "shorten it or enlarge the box") from None
+    except MissingGlyph as exc:
+        raise LayoutError(ctx.card, field_name, str(exc)) from None
+
+
+def _flow(el, ctx, out, where, offset):
+    """Text blocks stacked top to bottom in one box, all shrunk by one scale until they fit."""
+    from dataclasses import replace
+
+    x, y, w, h = _box(ctx, el["at"], where, offset)
+    gap = ctx.number(el.get("gap", 1.2), where)
+    blocks = []
+    for j, block in enumerate(el["flow"]):
+        block_where = f"{where}.flow[{j + 1}]"
+        if "when" in block and not ctx.truthy(block["when"]):
+            continue
+        contexts = [ctx]
+        if "each" in block:
+            items = ctx.value(block["each"])
+            if _is_undefined(items) or not items:
+                continue
+            contexts = [ctx.child(**{block.get("as", "item"): item}) for item in items]
+        for sub in contexts:
+            if "rule" in block:
+                blocks.append(("rule", block, sub, None, "", block_where))
+                continue
+            text = sub.text(block["text"])
+            if not text.strip():
+                continue
+            right = sub.text(block["right"]) if "right" in block else ""
+            blocks.append(("text", block, sub, _style_for(block, sub, block_where), text + "\x00" + right,
+                           block_where))
+    if not blocks:
+        return
+    layouts = ctx.layouts
+    game = layouts.game
+    scale = 1.0
+    min_scale = ctx.number(el.get("min_scale", 0.6), where)
+    while True:
+        heights = []
+        fits = True
+        for kind, block, _sub, style, text, _ in blocks:
+            if kind == "rule":
+                heights.append(ctx.number(block.get("width", 0.3), where))
+                continue
+            size = max(style.min_size, style.size * scale)
+            body, right = text.split("\x00")
+            width = w - (_right_width(right, style, size, layouts) if right else 0.0)
+            height, ok = measure(body, width, style, layouts.book, game.icons, list(game.keywords), size)
+            fits = fits and ok
+            heights.append(height + 0.2)
+        total = sum(heights) + gap * (len(blocks) - 1)
+        if fits and total <= h + 1e-6:
+            break
+        if scale <= min_scale:
+            raise LayoutError(ctx.card, _field_of(blocks[0][1]),
+                              f"text does not fit its box ({where}: needs {total:.1f} mm, box is "
+                              f"{h:.1f} mm at the smallest sizes); shorten it or enlarge the box")
+        scale = max(min_scale, scale - 0.03)
+    cursor = y
+    for (kind, block, sub, style, text, block_where), height in zip(blocks, heights, strict=True):
+        if kind == "rule":
+            colour = sub.colour(block.get("colour", "#00000080"), block_where)
+            out.append(Line(x, cursor + height / 2, x + w, cursor + height / 2, colour, height))
+        else:
+            size = max(style.min_size, style.size * scale)
+            body, right = text.split("\x00")
+            sized = replace(style, size=size, min_size=size, valign="top")
+            _draw_text(body, right, (x, cursor, w, height + 0.5), sized, sub, out, block_where,
+                       _field_of(block))
+        cursor += height + gap
+
+
+def _right_width(text: str, style: Style, size: float, layouts: Layouts) -> float:
+    face = layouts.book.face(style.font, True, style.italic)
+    return face.width_mm(text, size) + 1.0
+
+
+def _icon(el, ctx, out, where, offset):
+    layouts = ctx.layouts
+    name = ctx.text(el["icon"])
+    if not name:
+        return
+    symbol = layouts.game.icons.get(name, name)
+    x, y, w, h = _box(ctx, el["at"], where, offset)
+    count = int(ctx.number(el.get("repeat", 1), where)) if "repeat" in el else 1
+    step = ctx.value(el.get("step", [w, 0]))
+    colour = ctx.colour(el.get("colour", "#000000"), where)
+    face = layouts.book.icon_face(bool(el.get("bold")))
+    for char in symbol:
+        if not face.has(char):
+            raise LayoutError(ctx.card, "icon", str(MissingGlyph(char)))
+    size = h / PT_TO_MM * 0.92
+    xmin, ymin, xmax, ymax = glyph_bounds(face.path, symbol)
+    k = size * PT_TO_MM
+    if (xmax - xmin) * k > w:  # wide symbols are scaled to the box width instead
+        size *= w / ((xmax - xmin) * k)
+        k = size * PT_TO_MM
+    # Centre the ink, not the advance box: symbols sit unevenly in their advance.
+    left = x + w / 2 - (xmin + xmax) / 2 * k
+    baseline = y + h / 2 + (ymax + ymin) / 2 * k
+    for n in range(count):
+        dx = ctx.number(step[0], where) * n
+        dy = ctx.number(step[1], where) * n
+        out.append(Run(left + dx, baseline + dy, symbol, face.path, face.name, size, colour))
+
+
+@lru_cache(maxsize=512)
+def glyph_bounds(path: str, text: str) -> tuple[float, float, float, float]:
+    """Ink bounds of a string's glyphs in em (xmin, ymin, xmax, ymax), for centring icons."""
+    from fontTools.ttLib import TTFont
+
+    font = TTFont(path, lazy=True)
+    cmap = font.getBestCmap()
+    glyf = font["glyf"]
+    upem = font["head"].unitsPerEm
+    boxes = []
+    for char in text:
+        glyph = glyf[cmap[ord(char)]]
+        if getattr(glyph, "numberOfContours", 0):
+            boxes.append((glyph.xMin, glyph.yMin, glyph.xMax, glyph.yMax))
+    if not boxes:
+        return (0.0, 0.0, 0.0, 0.0)
+    return (min(b[0] for b in boxes) / upem, min(b[1] for b in boxes) / upem,
+            max(b[2] for b in boxes) / upem, max(b[3] for b in boxes) / upem)
+
+
+def _image(el, ctx, out, where, offset):
+    layouts = ctx.layouts
+    rel = ctx.text(el["image"]).strip()
+    box = _box(ctx, el["at"], where, offset)
+    root = layouts.game.folder.resolve()
+    path = (layouts.game.folder / rel).resolve() if rel else None
+    if path is not None and not path.is_relative_to(root):
+        raise LayoutError(ctx.card, "image", f"image {rel!r} is outside the game folder")
+    if path is None or not path.is_file():
+        if el.get("optional"):
+            if "placeholder" in el:
+                _render(el["placeholder"], ctx, out, f"{where}.placeholder", offset)
+            return
+        raise LayoutError(ctx.card, "image", f"no image file {rel!r} in {layouts.game.folder}")
+    out.append(Picture(*box, str(path), str(el.get("fit", "cover"))))
+
+
+def _group(el, ctx, out, where, offset):
+    dx, dy = (ctx.number(v, where) for v in ctx.value(el.get("offset", [0, 0])))
+    _render(el["group"], ctx, out, f"{where}.group", (offset[0] + dx, offset[1] + dy))
+
+
+def _use(el, ctx, out, where, offset):
+    name = el["use"]
+    _render(ctx.layouts.templates[name], ctx, out, f"templates.{name}", offset)
+
+
+_RENDERERS = {"rect": _rect, "ellipse": _ellipse, "polygon": _polygon, "line": _line, "text": _text,
+              "flow": _flow, "icon": _icon, "image": _image, "group": _group, "use": _use}

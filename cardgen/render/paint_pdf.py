@@ -1,0 +1,103 @@
+"""Paint a display list into a ReportLab canvas: vector shapes, embedded subset fonts."""
+
+from __future__ import annotations
+
+from cardgen.render.display import Ellipse, Face, Line, Picture, Polygon, Rect, Run
+
+MM = 72 / 25.4   # points per millimetre
+_REGISTERED: set[str] = set()
+_IMAGES: dict = {}
+
+
+def register_font(name: str, path: str) -> None:
+    if name in _REGISTERED:
+        return
+    from reportlab.pdfbase import pdfmetrics
+    from reportlab.pdfbase.ttfonts import TTFont
+
+    pdfmetrics.registerFont(TTFont(name, path))
+    _REGISTERED.add(name)
+
+
+def _colour(canvas, colour, fill: bool) -> None:
+    r, g, b, a = colour
+    if fill:
+        canvas.setFillColorRGB(r / 255, g / 255, b / 255, alpha=a / 255)
+    else:
+        canvas.setStrokeColorRGB(r / 255, g / 255, b / 255, alpha=a / 255)
+
+
+def draw_face(canvas, face: Face, left: float, top: float, clip: str = "bleed",
+              mirror: bool = False) -> None:
+    """Draw `face` with its trim box's top-left corner at (left, top) in points (PDF y grows up).
+
+    clip: "bleed" keeps the bleed, "trim" cuts the face at the trim line, "none" draws all.
+    """
+    canvas.saveState()
+    b = face.bleed
+    if clip != "none":
+        margin = b if clip == "bleed" else 0.0
+        path = canvas.beginPath()
+        path.rect(left - margin * MM, top - (face.height + margin) * MM, (face.width + 2 * margin) * MM,
+                  (face.height + 2 * margin) * MM)
+        canvas.clipPath(path, stroke=0, fill=0)
+
+    def X(x: float) -> float:
+        return left + x * MM
+
+    def Y(y: float) -> float:
+        return top - y * MM
+
+    for item in face.items:
+        if isinstance(item, Rect):
+            if item.fill:
+                _colour(canvas, item.fill, True)
+            if item.stroke:
+                _colour(canvas, item.stroke, False)
+                canvas.setLineWidth(item.stroke_width * MM)
+            args = (X(item.x), Y(item.y + item.h), item.w * MM, item.h * MM)
+            if item.radius > 0:
+                canvas.roundRect(*args, item.radius * MM, stroke=int(bool(item.stroke)),
+                                 fill=int(bool(item.fill)))
+            else:
+                canvas.rect(*args, stroke=int(bool(item.stroke)), fill=int(bool(item.fill)))
+        elif isinstance(item, Run):
+            register_font(item.font_name, item.font)
+            _colour(canvas, item.colour, True)
+            canvas.setFont(item.font_name, item.size)
+            canvas.drawString(X(item.x), Y(item.y), item.text)
+        elif isinstance(item, Line):
+            _colour(canvas, item.colour, False)
+            canvas.setLineWidth(item.width * MM)
+            canvas.line(X(item.x1), Y(item.y1), X(item.x2), Y(item.y2))
+        elif isinstance(item, Ellipse):
+            if item.fill:
+                _colour(canvas, item.fill, True)
+            if item.stroke:
+                _colour(canvas, item.stroke, False)
+                canvas.setLineWidth(item.stroke_width * MM)
+            canvas.ellipse(X(item.x), Y(item.y + item.h), X(item.x + item.w), Y(item.y),
+                           stroke=int(bool(item.stroke)), fill=int(bool(item.fill)))
+        elif isinstance(item, Polygon):
+            if item.fill:
+                _colour(canvas, item.fill, True)
+            if item.stroke:
+                _colour(canvas, item.stroke, False)
+                canvas.setLineWidth(item.stroke_width * MM)
+            path = canvas.beginPath()
+            first, *rest = item.points
+            path.moveTo(X(first[0]), Y(first[1]))
+            for x, y in rest:
+                path.lineTo(X(x), Y(y))
+            path.close()
+            canvas.drawPath(path, stroke=int(bool(item.stroke)), fill=int(bool(item.fill)))
+        elif isinstance(item, Picture):
+            from reportlab.lib.utils import ImageReader
+
+            reader = _IMAGES.get(item.path)
+            if reader is None:
+                reader = _IMAGES[item.path] = ImageReader(item.path)
+            anchor = "c"
+            canvas.drawImage(reader, X(item.x), Y(item.y + item.h), item.w * MM, item.h * MM,
+                             preserveAspectRatio=item.fit == "contain", anchor=anchor, mask="auto")
+    canvas.restoreState()

@@ -1,0 +1,280 @@
+"""Rich text: markup, inline icons, keyword emphasis, line breaking and fitting to a box.
+
+Markup: **bold**, *italic*, {icon} (an icon of game.yaml, drawn from the icon font), a blank
+line or "\\n" for a new line. Fitting shrinks the size in quarter points from the style's size
+down to its minimum; text that still does not fit is an overflow, never a clip.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from cardgen.render.display import Colour, Run
+from cardgen.render.fonts import PT_TO_MM, Face, FontBook
+
+MARKUP = re.compile(r"(\*\*|\*|\{[A-Za-z0-9_-]+\}|\n)")
+# Fonts' hinted rendering runs up to ~1% wider than their unhinted advances: lines are broken
+# against a slightly narrower box so no painter ever draws past the edge.
+WIDTH_SLACK = 0.985
+
+
+@dataclass(frozen=True)
+class Style:
+    font: str = "Barlow Condensed"
+    size: float = 8.0            # points
+    min_size: float = 6.0
+    colour: Colour = (0, 0, 0, 255)
+    leading: float = 1.15        # line height as a multiple of the size
+    align: str = "left"          # left | center | right
+    valign: str = "top"          # top | middle | bottom
+    bold: bool = False
+    italic: bool = False
+    bold_keywords: bool = False  # set the game's keywords in bold wherever they appear
+    paragraph_gap: float = 0.35  # extra space between paragraphs, in lines
+
+
+@dataclass
+class Span:
+    text: str
+    bold: bool
+    italic: bool
+    icon: bool = False
+
+
+class Overflow(Exception):
+    """Text that does not fit its box even at the style's minimum size."""
+
+    def __init__(self, needed: float, available: float, size: float, longest_word: str = ""):
+        self.needed, self.available, self.size, self.longest_word = needed, available, size, longest_word
+        super().__init__(f"needs {needed:.1f} mm, box is {available:.1f} mm")
+
+
+class MissingGlyph(Exception):
+    def __init__(self, char: str):
+        self.char = char
+        super().__init__(f"no font has the character {char!r} (U+{ord(char):04X})")
+
+
+def parse(text: str, style: Style, icons: dict[str, str], keywords: list[str]) -> list[list[Span]]:
+    """Markup -> paragraphs of spans."""
+    paragraphs: list[list[Span]] = [[]]
+    bold, italic = style.bold, style.italic
+    for token in MARKUP.split(text):
+        if not token:
+            continue
+        if token == "**":
+            bold = not bold
+        elif token == "*":
+            italic = not italic
+        elif token == "\n":
+            paragraphs.append([])
+        elif token.startswith("{") and token[1:-1] in icons:
+            paragraphs[-1].append(Span(icons[token[1:-1]], bold, italic, icon=True))
+        else:
+            emphasised = keywords if style.bold_keywords else []
+            paragraphs[-1].extend(_keyword_spans(token, bold, italic, emphasised))
+    return [p for p in paragraphs if p] or [[]]
+
+
+def _keyword_spans(text: str, bold: bool, italic: bool, keywords: list[str]) -> list[Span]:
+    if bold or not keywords:
+        return [Span(text, bold, italic)]
+    pattern = _keyword_pattern(tuple(keywords))
+    out, last = [], 0
+    for match in pattern.finditer(text):
+        if match.start() > last:
+            out.append(Span(text[last:match.start()], bold, italic))
+        out.append(Span(match.group(0), True, italic))
+        last = match.end()
+    if last < len(text):
+        out.append(Span(text[last:], bold, italic))
+    return out
+
+
+_PATTERNS: dict = {}
+
+
+def _keyword_pattern(keywords: tuple[str, ...]):
+    if keywords not in _PATTERNS:
+        alternatives = "|".join(re.escape(k) for k in sorted(keywords, key=len, reverse=True))
+        _PATTERNS[keywords] = re.compile(rf"(?<![\w-])(?:{alternatives})(?![\w-])")
+    return _PATTERNS[keywords]
+
+
+@dataclass
+class Piece:
+    """A stretch of one word drawn in one face (a word may mix faces: bold, icon, fallback)."""
+
+    text: str
+    face: Face
+    width: float   # mm at the size it was measured for
+
+
+def _pieces(span: Span, book: FontBook, family: str, size: float) -> list[Piece]:
+    """Split a span by which face draws each character (the chosen face, else the icon font)."""
+    main = book.icon_face(span.bold) if span.icon else book.face(family, span.bold, span.italic)
+    fallback = book.icon_face(span.bold)
+    out: list[Piece] = []
+    for char in span.text:
+        face = main if main.has(char) else fallback if fallback.has(char) else None
+        if face is None:
+            if char in " \u00a0":
+                face = main
+            else:
+                raise MissingGlyph(char)
+        if out and out[-1].face is face:
+            out[-1].text += char
+        else:
+            out.append(Piece(char, face, 0.0))
+    for piece in out:
+        piece.width = piece.face.width_mm(piece.text, size)
+    return out
+
+
+@dataclass
+class Line:
+    words: list[list[Piece]]
+    width: float
+
+
+def _break(paragraph: list[Span], book: FontBook, style: Style, size: float, width: float):
+    """Greedy line breaking of one paragraph. Returns (lines, widest single word)."""
+    words: list[list[Piece]] = [[]]
+    for span in paragraph:
+        chunks = re.split(r"( +)", span.text) if not span.icon else [span.text]
+        for chunk in chunks:
+            if not chunk:
+                continue
+            if chunk.startswith(" ") and not span.icon:
+                if words[-1]:
+                    words.append([])
+                continue
+            words[-1].extend(_pieces(Span(chunk, span.bold, span.italic, span.icon), book,
+                                     style.font, size))
+    words = [w for w in words if w]
+    space = book.face(style.font, style.bold, style.italic).width_mm(" ", size)
+    lines: list[Line] = []
+    widest = 0.0
+    current: list[list[Piece]] = []
+    current_width = 0.0
+    for word in words:
+        w = sum(p.width for p in word)
+        widest = max(widest, w)
+        if current and current_width + space + w > width:
+            lines.append(Line(current, current_width))
+            current, current_width = [], 0.0
+        current_width = w if not current else current_width + space + w
+        current.append(word)
+    if current:
+        lines.append(Line(current, current_width))
+    return lines, widest, space
+
+
+def fit_text(text: str, box: tuple[float, float, float, float], style: Style, book: FontBook,
+             icons: dict[str, str], keywords: list[str]) -> list[Run]:
+    """Lay out text in the box at the largest size from style.size down to style.min_size."""
+    x, y, w, h = box
+    paragraphs = parse(text, style, icons, keywords)
+    size = style.size
+    while True:
+        result = _try(paragraphs, (x, y, w, h), style, book, size)
+        if isinstance(result, list):
+            return result
+        needed, widest_word = result
+        if size - 0.25 < style.min_size - 1e-9:
+            raise Overflow(needed, h if widest_word <= w * WIDTH_SLACK else w, size, "")
+        size -= 0.25
+
+
+def measure(text: str, width: float, style: Style, book: FontBook, icons, keywords, size: float):
+    """Height in mm the text takes at `size` in a box `width` wide, and whether every word fits."""
+    paragraphs = parse(text, style, icons, keywords)
+    height, ok = 0.0, True
+    line_h = size * style.leading * PT_TO_MM
+    for i, paragraph in enumerate(paragraphs):
+        lines, widest, _ = _break(paragraph, book, style, size, width * WIDTH_SLACK)
+        ok = ok and widest <= width * WIDTH_SLACK
+        height += line_h * max(1, len(lines)) + (line_h * style.paragraph_gap if i else 0.0)
+    return height, ok
+
+
+def _try(paragraphs, box, style: Style, book: FontBook, size: float):
+    x, y, w, h = box
+    usable = w * WIDTH_SLACK
+    line_h = size * style.leading * PT_TO_MM
+    laid: list[tuple[Line, float]] = []   # (line, space width)
+    height = 0.0
+    widest_word = 0.0
+    gaps = 0.0
+    for i, paragraph in enumerate(paragraphs):
+        lines, widest, space = _break(paragraph, book, style, size, usable)
+        widest_word = max(widest_word, widest)
+        if i:
+            gaps += line_h * style.paragraph_gap
+            laid.append((Line([], 0.0), -1.0))   # paragraph gap marker
+        for line in lines or [Line([], 0.0)]:
+            laid.append((line, space))
+    n_lines = sum(1 for _, s in laid if s >= 0)
+    height = n_lines * line_h + gaps
+    if height > h + 1e-6 or widest_word > usable + 1e-6:
+        return (height, widest_word)
+    face = book.face(style.font, style.bold, style.italic)
+    ascent = face.ascent * size * PT_TO_MM
+    descent = face.descent * size * PT_TO_MM
+    # The block's visual height runs from the first line's cap area to the last descender.
+    block = (n_lines - 1) * line_h + gaps + ascent + descent
+    top = y if style.valign == "top" else y + (h - block) / 2 if style.valign == "middle" else y + h - block
+    baseline = top + ascent
+    runs: list[Run] = []
+    first = True
+    for line, space in laid:
+        if space < 0:
+            baseline += line_h * style.paragraph_gap
+            continue
+        if not first:
+            baseline += line_h
+        first = False
+        offset = {"left": 0.0, "center": (w - line.width) / 2, "right": w - line.width}[style.align]
+        cursor = x + offset
+        for j, word in enumerate(line.words):
+            if j:
+                cursor += space
+            for piece in word:
+                runs.append(Run(cursor, baseline, piece.text, piece.face.path, piece.face.name, size,
+                                style.colour))
+                cursor += piece.width
+    return _merge(runs)
+
+
+def _merge(runs: list[Run]) -> list[Run]:
+    """Join neighbouring runs of the same face on one baseline (fewer draw calls, same result)."""
+    out: list[Run] = []
+    for run in runs:
+        if out:
+            last = out[-1]
+            if (last.font == run.font and last.y == run.y and last.size == run.size
+                    and last.colour == run.colour):
+                face_width = _face_width(last)
+                gap = run.x - (last.x + face_width)
+                space = _space_width(last)
+                if abs(gap) < 1e-6:
+                    last.text += run.text
+                    continue
+                if abs(gap - space) < 1e-6:
+                    last.text += " " + run.text
+                    continue
+        out.append(run)
+    return out
+
+
+def _face_width(run: Run) -> float:
+    from cardgen.render.fonts import load_face
+
+    return load_face(run.font).width_mm(run.text, run.size)
+
+
+def _space_width(run: Run) -> float:
+    from cardgen.render.fonts import load_face
+
+    return load_face(run.font).width_mm(" ", run.size)
