@@ -1,0 +1,149 @@
+"""Card faces: layouts load with clear errors, text fits or is reported, every glyph exists."""
+
+from __future__ import annotations
+
+import io
+import shutil
+
+import pytest
+from PIL import Image
+
+from cardgen.errors import ContentError
+from cardgen.model import load_game
+from cardgen.paths import bundled_game_ids
+from cardgen.render import render_game
+from cardgen.render.display import Run
+from cardgen.render.fonts import load_face
+from cardgen.render.layout import LayoutError, layout_back, layout_face, load_layouts
+from cardgen.render.paint_png import encode_png, paint_png
+from tests.conftest import ROOT
+
+DOJO = ROOT / "content" / "dojo-duel"
+GAMES_WITH_LAYOUTS = [g for g in bundled_game_ids() if (ROOT / "content" / g / "layouts.yaml").is_file()]
+
+
+@pytest.fixture
+def dojo(tmp_path):
+    folder = tmp_path / "dojo"
+    shutil.copytree(DOJO, folder, ignore=shutil.ignore_patterns("scenarios", "rules"))
+    text = (folder / "game.yaml").read_text().replace("code: dojo_duel\n", "")
+    (folder / "game.yaml").write_text(text)
+    return folder
+
+
+def layout_errors(folder) -> list[str]:
+    with pytest.raises(ContentError) as info:
+        load_layouts(load_game(folder))
+    return [str(i) for i in info.value.issues]
+
+
+@pytest.mark.parametrize("game_id", GAMES_WITH_LAYOUTS)
+def test_every_card_and_back_lays_out_and_every_glyph_is_in_its_font(game_id):
+    game = load_game(game_id)
+    layouts = load_layouts(game)
+    faces = [layout_face(layouts, card) for card in game.cards.values()]
+    faces += [layout_back(layouts, name) for name in layouts.backs]
+    for face in faces:
+        for item in face.items:
+            if isinstance(item, Run):
+                font = load_face(item.font)
+                missing = [c for c in item.text if not font.has(c) and c != " "]
+                assert not missing, f"{face.name}: {missing} not in {item.font}"
+
+
+def test_a_card_as_png_has_bleed_and_300_dpi(tmp_path):
+    game = load_game("dojo-duel")
+    result = render_game(game, tmp_path, only=["Tiger Claw"], jobs=1)
+    assert not result.errors
+    card = tmp_path / "dojo-duel" / "cards" / "tiger-claw.png"
+    with Image.open(card) as image:
+        assert image.size == (825, 1125)          # poker 63.5 x 88.9 mm + 1/8 in bleed at 300 dpi
+        assert round(image.info["dpi"][0]) == 300
+        assert image.mode == "RGB"
+        # the school colour runs into the bleed; the paper panel sits inside the cut line
+        assert image.getpixel((5, 5)) == (0xC0, 0x51, 0x2B)
+        assert image.getpixel((100, 250)) == (0xF6, 0xEF, 0xE0)   # paper, inside the cut
+    assert (tmp_path / "dojo-duel" / "backs" / "default.png").is_file()
+
+
+def test_png_encoder_round_trips_pixels():
+    game = load_game("dojo-duel")
+    image = paint_png(layout_face(load_layouts(game), game.cards["Tiger Claw"]))
+    with Image.open(io.BytesIO(encode_png(image))) as back:
+        assert back.tobytes() == image.tobytes()
+
+
+def test_unchanged_cards_are_not_redrawn(dojo, tmp_path):
+    out = tmp_path / "out"
+    game = load_game(dojo)
+    first = render_game(game, out, jobs=1)
+    assert len(first.written) == 41 and first.skipped == 0
+    again = render_game(load_game(dojo), out, jobs=1)
+    assert again.written == [] and again.skipped == 41
+    cards = dojo / "cards" / "tiger.yaml"
+    cards.write_text(cards.read_text().replace("yang: 8", "yang: 7", 1))
+    edited = render_game(load_game(dojo), out, jobs=1)
+    assert [p.name for p in edited.written] == ["tiger-claw.png"]
+
+
+def test_text_that_cannot_fit_names_card_file_line_and_field(dojo, tmp_path):
+    layouts = dojo / "layouts.yaml"
+    layouts.write_text(layouts.read_text().replace("at: [6.5, 60, 50.5, 9], style: flavour",
+                                                   "at: [6.5, 60, 30, 5], style: flavour"))
+    game = load_game(dojo)
+    card = game.cards["Tiger Claw"]
+    with pytest.raises(LayoutError) as info:
+        layout_face(load_layouts(game), card)
+    message = str(info.value)
+    assert message.startswith(f"{card.file}:{card.line}: flavour: card 'Tiger Claw': text does not fit")
+    result = render_game(game, tmp_path, jobs=1)
+    assert result.errors and {e.field for e in result.errors} == {"flavour"}
+    assert "Tiger Claw" in "\n".join(str(e) for e in result.errors)
+    assert not (tmp_path / "dojo-duel" / "cards" / "tiger-claw.png").exists()
+
+
+def test_layout_file_mistakes_are_reported_with_lines(dojo):
+    path = dojo / "layouts.yaml"
+    text = path.read_text()
+    text = text.replace("style: flavour, field: flavour}", "style: flavor, field: flavour}")
+    text = text.replace('{text: "{{ card.name }}", at: [5, 5, 53.5, 10], style: name}',
+                        '{text: "{{ card.nmae }}", at: [1, 5, 53.5, 10], style: name, sise: 3}')
+    text = text.replace("paper_shade: \"#e9dfc9\"", "paper_shade: \"#e9dfcz\"")
+    path.write_text(text)
+    errors = layout_errors(dojo)
+    joined = "\n".join(errors)
+    assert "style: no style 'flavor' (did you mean: flavour?)" in joined
+    assert "card.nmae is not a field of these cards (did you mean: name?)" in joined
+    assert "sise: not a setting of a text element (did you mean: size?)" in joined
+    assert "reaches 2.2 mm past the safe zone" in joined
+    assert "colours.paper_shade: expected #rrggbb" in joined
+    assert all(e.startswith(f"{path}:") for e in errors)
+
+
+def test_a_character_no_font_has_is_an_error_not_a_gap(dojo):
+    cards = dojo / "cards" / "tiger.yaml"
+    text = cards.read_text().replace("The tiger does not leap twice.", "The tiger \U0001F405 leaps.")
+    cards.write_text(text)
+    game = load_game(dojo)
+    with pytest.raises(LayoutError, match="no font has the character"):
+        layout_face(load_layouts(game), game.cards["Pouncing Strike"])
+
+
+def test_pdf_and_png_share_one_layout():
+    """The PDF painter draws the same runs at the same places as the PNG painter."""
+    from reportlab.pdfgen.canvas import Canvas
+
+    from cardgen.render.paint_pdf import MM, draw_face
+
+    game = load_game("dojo-duel")
+    face = layout_face(load_layouts(game), game.cards["Tiger Claw"])
+    buffer = io.BytesIO()
+    canvas = Canvas(buffer, pagesize=(80 * MM, 100 * MM), invariant=1)
+    draw_face(canvas, face, 5 * MM, 95 * MM)
+    canvas.save()
+    from pypdf import PdfReader
+
+    text = PdfReader(io.BytesIO(buffer.getvalue())).pages[0].extract_text()
+    for run in face.items:
+        if isinstance(run, Run) and run.text.strip() and run.text.isascii():
+            assert run.text.strip() in text
