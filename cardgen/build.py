@@ -1,12 +1,22 @@
 """`cardgen build`: everything a game needs, written under out/<game>/.
 
-For now: load and check each game, validate its sample decks, write a report. Later stages
-(card faces, sheets, rulebooks, sample matches) add their outputs here.
+Stages run in order for each game; a stage runs when the game has what it needs (a layouts.yaml
+for card faces and sheets, an engine for sample matches) and says why when it is skipped:
+
+  check     load the game, validate its sample decks, write report.txt / report.json
+  cards     card faces and backs as PNG (cached, on every core)
+  sheets    proxy-sheet PDFs (Letter and A4) and the Tabletop Simulator export
+  rulebook  rulebook.pdf and player-aids.pdf
+  matches   a short seeded simulation: balance figures and rule conflicts
 """
 
 from __future__ import annotations
 
+import importlib.util
 import json
+import sys
+import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -16,6 +26,18 @@ from cardgen.model import Game, load_game
 from cardgen.paths import bundled_game_ids
 from cardgen.validate import DeckReport, validate_decks
 
+STAGES = ("check", "cards", "sheets", "rulebook", "matches")
+SAMPLE_MATCHES = 500
+
+
+@dataclass
+class StageResult:
+    name: str
+    ok: bool
+    summary: str
+    seconds: float = 0.0
+    errors: list[Issue] = field(default_factory=list)
+
 
 @dataclass
 class GameBuild:
@@ -23,18 +45,21 @@ class GameBuild:
     game: Game | None = None
     errors: list[Issue] = field(default_factory=list)
     decks: list[DeckReport] = field(default_factory=list)
+    stages: list[StageResult] = field(default_factory=list)
     written: list[Path] = field(default_factory=list)
 
     @property
     def ok(self) -> bool:
-        return not self.errors and all(d.legal for d in self.decks)
+        return not self.errors and all(d.legal for d in self.decks) and all(s.ok for s in self.stages)
 
 
-def build_games(refs: list[str] | None, out_root: Path) -> list[GameBuild]:
-    return [build_game(ref, out_root) for ref in (refs or bundled_game_ids())]
+def build_games(refs: list[str] | None, out_root: Path, stages=STAGES, progress: bool = False,
+                log: Callable[[str], None] | None = None) -> list[GameBuild]:
+    return [build_game(ref, out_root, stages, progress, log) for ref in (refs or bundled_game_ids())]
 
 
-def build_game(ref: str, out_root: Path) -> GameBuild:
+def build_game(ref: str, out_root: Path, stages=STAGES, progress: bool = False,
+               log: Callable[[str], None] | None = None) -> GameBuild:
     result = GameBuild(ref)
     try:
         result.game = load_game(ref)
@@ -42,13 +67,90 @@ def build_game(ref: str, out_root: Path) -> GameBuild:
         result.errors = exc.issues
         return result
     game = result.game
-    result.decks = validate_decks(sorted((game.folder / "decks").glob("*.yaml")))
     out_dir = out_root / game.id
+    result.decks = validate_decks(sorted((game.folder / "decks").glob("*.yaml")))
     result.written.append(write_atomic(out_dir / "report.txt", report_text(game, result.decks)))
     result.written.append(write_atomic(out_dir / "report.json",
                                        json.dumps(report_data(game, result.decks), indent=2,
                                                   ensure_ascii=False)))
+    if log:
+        legal = sum(d.legal for d in result.decks)
+        log(f"  check     {len(game.cards)} cards, {legal}/{len(result.decks)} sample decks legal")
+    for name in stages:
+        if name == "check":
+            continue
+        start = time.perf_counter()
+        try:
+            stage = _STAGES[name](game, out_root, progress)
+        except ContentError as exc:
+            stage = StageResult(name, False, f"{len(exc.issues)} errors", errors=exc.issues)
+        stage.seconds = time.perf_counter() - start
+        result.stages.append(stage)
+        if log:
+            log(f"  {name:9} {stage.summary} ({stage.seconds:.1f}s)")
     return result
+
+
+def _has_module(name: str) -> bool:
+    return importlib.util.find_spec(name) is not None
+
+
+def _stage_cards(game: Game, out_root: Path, progress: bool) -> StageResult:
+    if not (game.folder / "layouts.yaml").is_file():
+        return StageResult("cards", True, "skipped: no layouts.yaml")
+    from cardgen.render import render_game
+
+    rendered = render_game(game, out_root, progress=progress)
+    summary = f"{len(rendered.written)} drawn, {rendered.skipped} unchanged"
+    if rendered.errors:
+        return StageResult("cards", False, f"{summary}, {len(rendered.errors)} do not fit",
+                           errors=rendered.errors)
+    return StageResult("cards", True, summary)
+
+
+def _stage_sheets(game: Game, out_root: Path, progress: bool) -> StageResult:
+    if not (game.folder / "layouts.yaml").is_file():
+        return StageResult("sheets", True, "skipped: no layouts.yaml")
+    if not _has_module("cardgen.sheets"):
+        return StageResult("sheets", True, "skipped: proxy sheets not available")
+    from cardgen.sheets import build_sheets
+
+    paths = build_sheets(game, out_root / game.id)
+    return StageResult("sheets", True, ", ".join(p.name for p in paths) or "nothing to write")
+
+
+def _stage_rulebook(game: Game, out_root: Path, progress: bool) -> StageResult:
+    if not _has_module("cardgen.publish"):
+        return StageResult("rulebook", True, "skipped: publishing not available")
+    from cardgen.publish import publish_game
+
+    paths = publish_game(game, out_root / game.id)
+    return StageResult("rulebook", True, ", ".join(p.name for p in paths))
+
+
+def _stage_matches(game: Game, out_root: Path, progress: bool) -> StageResult:
+    if not game.code or not _has_module(f"cardgen.engines.{game.code}"):
+        return StageResult("matches", True, "skipped: no rules engine")
+    from cardgen.engines import load_engine
+    from cardgen.sim.report import build_report, format_html
+    from cardgen.sim.runner import simulate, static_conflicts
+
+    engine = load_engine(game)
+    results, seconds = simulate(game, matches=SAMPLE_MATCHES, seed=1, progress=progress)
+    report = build_report(game, results, seconds, static=static_conflicts(engine), bots=["random"], seed=1)
+    out = out_root / game.id
+    write_atomic(out / "simulation.json", json.dumps(report, indent=2, ensure_ascii=False) + "\n")
+    write_atomic(out / "simulation.html", format_html(report))
+    conflicts = report["conflicts"]
+    first = 100 * (report["first_player"]["win_rate"] or 0)
+    summary = f"{report['matches']} matches, first player wins {first:.0f}%, {len(conflicts)} rule conflicts"
+    issues = [Issue(None, None, c["kind"], f"{c['message']} (replay: cardgen replay {game.id} --seed "
+                                           f"{c['seed']})") for c in conflicts]
+    return StageResult("matches", not conflicts, summary, errors=issues)
+
+
+_STAGES = {"cards": _stage_cards, "sheets": _stage_sheets, "rulebook": _stage_rulebook,
+           "matches": _stage_matches}
 
 
 def report_data(game: Game, decks: list[DeckReport]) -> dict:
@@ -74,3 +176,9 @@ def report_text(game: Game, decks: list[DeckReport]) -> str:
         lines += [f"    line {p.line}: {p.rule}: {p.message}" for p in deck.problems]
         lines += [f"    {e}" for e in deck.errors]
     return "\n".join(lines) + "\n"
+
+
+def print_stage_errors(result: GameBuild) -> None:
+    for stage in result.stages:
+        for issue in stage.errors:
+            print(f"  error: {issue}", file=sys.stderr)

@@ -42,6 +42,8 @@ def _parser() -> argparse.ArgumentParser:
     p = sub.add_parser("build", help="check every game and write its outputs under out/")
     p.add_argument("games", nargs="*", metavar="GAME", help="game ids or folders (default: all bundled)")
     p.add_argument("--out", type=Path, default=Path("out"), help="output folder (default: out)")
+    p.add_argument("--only", nargs="+", choices=["cards", "sheets", "rulebook", "matches"],
+                   help="run only these stages after the check (default: all)")
     p.set_defaults(func=cmd_build)
 
     p = sub.add_parser("info", help="load a game and summarise it (or list its content errors)")
@@ -113,27 +115,36 @@ def cmd_validate(args) -> int:
 
 
 def cmd_build(args) -> int:
-    from cardgen.build import build_games
+    from cardgen.build import STAGES, build_games, print_stage_errors
 
-    results = build_games(args.games, args.out)
-    for result in results:
+    stages = STAGES if not args.only else ("check", *[s for s in STAGES if s in args.only])
+    results = []
+    for ref in args.games or _bundled():
+        print(f"{ref}:", flush=True)
+        result = build_games([ref], args.out, stages, progress=sys.stderr.isatty(),
+                             log=lambda line: print(line, flush=True))[0]
+        results.append(result)
         if result.errors:
-            print(f"{result.ref}: cannot load", file=sys.stderr)
+            print("  cannot load", file=sys.stderr)
             for issue in result.errors:
                 print(f"  error: {issue}", file=sys.stderr)
             continue
-        legal = sum(d.legal for d in result.decks)
-        print(f"{result.game.id}: {len(result.game.cards)} cards, "
-              f"{legal}/{len(result.decks)} sample decks legal -> "
-              f"{display_path(result.written[0].parent)}/")
         for deck in result.decks:
             for p in deck.problems:
                 print(f"  {display_path(deck.path)}:{p.line}: {p.rule}: {p.message}")
             for issue in deck.errors:
                 print(f"  error: {issue}", file=sys.stderr)
+        print_stage_errors(result)
+    print(f"output in {display_path(args.out)}/")
     if any(r.errors for r in results):
         return 2
     return 0 if all(r.ok for r in results) else 1
+
+
+def _bundled() -> list[str]:
+    from cardgen.paths import bundled_game_ids
+
+    return bundled_game_ids()
 
 
 def cmd_info(args) -> int:

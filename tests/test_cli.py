@@ -109,7 +109,9 @@ def test_build_writes_reports_atomically_for_a_designer_game(tmp_path):
     result = cardgen("build", GUILD, "--out", tmp_path / "out")
     assert result.returncode == 0, result.stderr
     folder = tmp_path / "out" / "lantern-guild"
-    assert sorted(p.name for p in folder.iterdir()) == ["report.json", "report.txt"]
+    names = {p.name for p in folder.rglob("*")}
+    assert {"report.json", "report.txt"} <= names
+    assert not [n for n in names if n.endswith(".tmp")], "a half-written file was left behind"
     report = json.loads((folder / "report.json").read_text())
     assert report["cards"]["by_type"] == {"lamplighter": 5, "trick": 2, "relic": 2, "fog": 1}
     assert "harbour.yaml: legal" in (folder / "report.txt").read_text()
