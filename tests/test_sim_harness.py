@@ -90,7 +90,7 @@ GUILD = load_game(ROOT / "tests" / "data" / "lantern-guild")
 
 def run(engine_class, seed, bots=("random",)):
     engine = engine_class(GUILD)
-    return play_match(engine, engine.setups(), seed, list(bots))
+    return play_match(engine, engine.setups(), seed, list(bots), trajectory=True)
 
 
 def test_a_seed_replays_the_same_match_even_if_global_random_is_disturbed():

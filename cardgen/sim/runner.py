@@ -62,12 +62,16 @@ def bot_seed(seed: int, player: int) -> int:
 
 
 def play_match(engine, setups: list[Setup], seed: int, bot_names: list[str], *,
-               check_invariants: bool = True, log: bool = False):
-    """One match. Never raises for a rule problem: problems become Conflicts on the result."""
+               check_invariants: bool = True, log: bool = False, trajectory: bool = False):
+    """One match. Never raises for a rule problem: problems become Conflicts on the result.
+
+    `trajectory` records a hash of every action and the outcome (tests and replays compare it);
+    the simulator leaves it off to keep the loop lean.
+    """
     setup = setups[seed % len(setups)]
     rng = random.Random(seed)
-    digest = hashlib.sha256()
     moves: list[tuple[int, int, str]] = []
+    actions_taken: list = []
     result = MatchResult(seed, setup.label, list(setup.seats), [], None, None, False, 0)
 
     def conflict(kind, message, step=None):
@@ -80,31 +84,39 @@ def play_match(engine, setups: list[Setup], seed: int, bot_names: list[str], *,
                 for i in range(players)]
         result.bots = [bot_names[i % len(bot_names)] for i in range(players)]
         result.first_player = engine.first_player(state)
-        while not engine.is_over(state):
-            step = result.actions
-            if step >= engine.max_actions:
-                conflict("turn-cap", f"still going after {engine.max_actions} actions", step)
+        choosers = [bot.choose for bot in bots]
+        is_over, legal_actions, current_player = engine.is_over, engine.legal_actions, engine.current_player
+        apply, card_of, invariants = engine.apply, engine.card_of, engine.invariants
+        plays = result.plays
+        cap = engine.max_actions
+        step = 0
+        while not is_over(state):
+            if step >= cap:
+                conflict("turn-cap", f"still going after {cap} actions", step)
                 break
-            actions = engine.legal_actions(state)
+            actions = legal_actions(state)
             if not actions:
                 conflict("dead-end", "a state that is not over has no legal action", step)
                 break
-            player = engine.current_player(state)
-            action = bots[player].choose(state, actions)
+            player = current_player(state)
+            action = choosers[player](state, actions)
             if log:
                 moves.append((step, player, engine.describe(state, action)))
-            card = engine.card_of(state, action)
+            if trajectory or log:
+                actions_taken.append(action)
+            card = card_of(state, action)
             if card is not None:
-                result.plays.append((player, card))
-            digest.update(repr(action).encode())
-            engine.apply(state, action)
-            step = result.actions = step + 1
+                plays.append((player, card))
+            apply(state, action)
+            step += 1
+            result.actions = step
             if check_invariants:
-                for problem in engine.invariants(state):
-                    conflict("invariant", problem, step)
-                if result.conflicts:
+                problems = invariants(state)
+                if problems:
+                    for problem in problems:
+                        conflict("invariant", problem, step)
                     break
-        if engine.is_over(state) and not result.conflicts:
+        if not result.conflicts and is_over(state):
             result.finished = True
             result.winner = engine.winner(state)
     except RuleConflict as exc:
@@ -115,8 +127,9 @@ def play_match(engine, setups: list[Setup], seed: int, bot_names: list[str], *,
         where = traceback.extract_tb(exc.__traceback__)[-1]
         conflict("exception", f"{type(exc).__name__}: {exc} ({Path(where.filename).name}:"
                               f"{where.lineno})")
-    digest.update(repr((result.winner, result.finished)).encode())
-    result.trajectory = digest.hexdigest()[:16]
+    if trajectory or log:
+        digest = hashlib.sha256(repr((actions_taken, result.winner, result.finished)).encode())
+        result.trajectory = digest.hexdigest()[:16]
     return MatchLog(result, moves) if log else result
 
 
