@@ -67,6 +67,15 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--out", type=Path, default=Path("out"))
     p.set_defaults(func=cmd_render)
 
+    for name, what in (("rulebook", "the rulebook PDF (out/<game>/rulebook.pdf)"),
+                       ("aids", "the player aids PDF (out/<game>/player-aids.pdf)")):
+        p = sub.add_parser(name, help=f"write {what} from the game's rules/*.md and data")
+        p.add_argument("game", metavar="GAME")
+        p.add_argument("--paper", choices=["a5", "a4", "letter", "half-letter"],
+                       default="a5" if name == "rulebook" else "letter")
+        p.add_argument("--out", type=Path, default=Path("out"))
+        p.set_defaults(func=cmd_rulebook if name == "rulebook" else cmd_aids)
+
     p = sub.add_parser("simulate", help="play seeded sample matches between bots; report balance "
                                         "and rule conflicts")
     p.add_argument("game", metavar="GAME")
@@ -90,6 +99,27 @@ def _parser() -> argparse.ArgumentParser:
     p = sub.add_parser("check", help="run a game's scenarios (rulebook examples and FAQ) on its engine")
     p.add_argument("game", metavar="GAME")
     p.set_defaults(func=cmd_check)
+
+    p = sub.add_parser("packs", help="open booster packs by the game's rarity slots")
+    p.add_argument("game", metavar="GAME")
+    p.add_argument("--count", type=int, default=1)
+    p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--format", choices=["text", "json"], default="text")
+    p.add_argument("--deck", type=Path, default=None,
+                   help="also write the opened cards as a deck file (never overwrites a file)")
+    p.set_defaults(func=cmd_packs)
+
+    p = sub.add_parser("deck", help="deck lists as plain text: import and export")
+    deck_sub = p.add_subparsers(metavar="ACTION")
+    q = deck_sub.add_parser("import", help='a "4 Card Name" list -> a deck YAML')
+    q.add_argument("file", type=Path, metavar="FILE.txt")
+    q.add_argument("--game", default=None, help="game id or folder (or a `game:` line in the file)")
+    q.add_argument("-o", "--output", type=Path, default=None, help="write here (default: print)")
+    q.set_defaults(func=cmd_deck_import)
+    q = deck_sub.add_parser("export", help='a deck YAML -> a "4 Card Name" list')
+    q.add_argument("deck", type=Path, metavar="DECK.yaml")
+    q.add_argument("-o", "--output", type=Path, default=None, help="write here (default: print)")
+    q.set_defaults(func=cmd_deck_export)
 
     p = sub.add_parser("games", help="list the bundled games")
     p.set_defaults(func=cmd_games)
@@ -217,6 +247,29 @@ def _bots(engine, spec: str) -> list[str]:
     return names
 
 
+def cmd_rulebook(args) -> int:
+    from cardgen.model import load_game
+    from cardgen.publish import build_rulebook
+
+    game = load_game(args.game)
+    return _published(build_rulebook(game, args.out / game.id, args.paper))
+
+
+def cmd_aids(args) -> int:
+    from cardgen.model import load_game
+    from cardgen.publish import build_aids
+
+    game = load_game(args.game)
+    return _published(build_aids(game, args.out / game.id, args.paper))
+
+
+def _published(result) -> int:
+    for warning in result.warnings:
+        print(f"note: {warning}", file=sys.stderr)
+    print(f"{display_path(result.path)}: {result.pages} pages, {result.seconds:.1f} s")
+    return 0
+
+
 def cmd_simulate(args) -> int:
     from cardgen.engines import load_engine
     from cardgen.fsutil import write_atomic
@@ -287,6 +340,82 @@ def cmd_check(args) -> int:
     failed = sum(not r.ok for r in results)
     print(f"{len(results) - failed} passed, {failed} failed")
     return 1 if failed else 0
+
+
+def cmd_packs(args) -> int:
+    from cardgen.model import load_game
+    from cardgen.packs import open_packs
+
+    game = load_game(args.game)
+    packs = open_packs(game, args.count, args.seed)
+    if args.format == "json":
+        print(json.dumps([[{"card": c.name, "rarity": c.rarity, "slot": c.slot} for c in pack]
+                          for pack in packs], indent=2, ensure_ascii=False))
+    else:
+        for i, pack in enumerate(packs, 1):
+            print(f"pack {i} (seed {args.seed}):")
+            for card in pack:
+                print(f"  {card.slot}. {card.name} ({card.rarity})")
+    if args.deck:
+        from cardgen.decklist import deck_yaml
+
+        counts: dict[str, int] = {}
+        for pack in packs:
+            for card in pack:
+                counts[card.name] = counts.get(card.name, 0) + 1
+        text = deck_yaml({"game": game.id, "name": f"{args.count} packs, seed {args.seed}", "cards": counts})
+        _write_new_file(args.deck, text)
+        print(f"wrote {display_path(args.deck)}", file=sys.stderr)
+    return 0
+
+
+def _write_new_file(path: Path, text: str) -> None:
+    """Write a user-named file, refusing to replace one that exists (we never overwrite user files)."""
+    from cardgen.fsutil import write_atomic
+
+    if path.exists():
+        raise ContentError([Issue(path, None, None, "already exists; choose another name or remove it")])
+    write_atomic(path, text)
+
+
+def cmd_deck_import(args) -> int:
+    import re
+
+    from cardgen.decklist import deck_yaml, parse_decklist
+    from cardgen.model import load_game
+
+    try:
+        text = args.file.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise ContentError([Issue(args.file, None, None, f"cannot read: {exc}")]) from None
+    game_ref = args.game
+    found = re.search(r"(?im)^\s*game\s*:\s*(\S.*?)\s*$", text)
+    if found:
+        game_ref = game_ref or found.group(1)
+    if not game_ref:
+        raise ContentError([Issue(args.file, None, None, "which game? pass --game or add a `game:` line")])
+    game = load_game(game_ref)
+    text = re.sub(r"(?im)^[ \t]*game[ \t]*:.*$", "", text)  # blanked, so line numbers still match
+    output = deck_yaml(parse_decklist(text, game, args.file))
+    if args.output:
+        _write_new_file(args.output, output)
+        print(f"wrote {display_path(args.output)}", file=sys.stderr)
+    else:
+        print(output, end="")
+    return 0
+
+
+def cmd_deck_export(args) -> int:
+    from cardgen.decklist import format_decklist
+    from cardgen.model import load_deck
+
+    text = format_decklist(load_deck(args.deck))
+    if args.output:
+        _write_new_file(args.output, text)
+        print(f"wrote {display_path(args.output)}", file=sys.stderr)
+    else:
+        print(text, end="")
+    return 0
 
 
 def cmd_games(args) -> int:

@@ -1,0 +1,78 @@
+"""Plain-text deck lists: export, import, round trip, and every bad line reported."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import pytest
+
+from cardgen.decklist import deck_yaml, format_decklist, parse_decklist
+from cardgen.errors import ContentError
+from cardgen.model import load_deck, load_game
+from cardgen.paths import bundled_game_ids
+from cardgen.yamlio import parse_yaml
+from tests.conftest import ROOT
+
+
+def cardgen(*args):
+    return subprocess.run([sys.executable, "-m", "cardgen", *map(str, args)], capture_output=True,
+                          text=True, cwd=ROOT, timeout=60)
+
+
+@pytest.mark.parametrize("game_id", bundled_game_ids())
+def test_every_sample_deck_round_trips(game_id):
+    game = load_game(game_id)
+    for path in sorted((game.folder / "decks").glob("*.yaml")):
+        deck = load_deck(path)
+        if deck.raw["cards"] == "all":
+            continue
+        parsed = parse_decklist(format_decklist(deck), game)
+        assert parsed["cards"] == {e.name: e.count for e in deck.entries}
+        for key, value in deck.fields.items():
+            assert parsed[key] == value, (path, key)
+        assert parse_yaml(deck_yaml(parsed))["cards"] == parsed["cards"]
+
+
+def test_accepts_4x_comments_and_adds_up_repeats():
+    game = load_game("amiibart")
+    text = ("// Sparks\n# another comment\n2x Gear Up!\n1 Gear Up!\n\n3 Circuit Knight\n"
+            "powers: Overclock, Night Veil\n")
+    deck = parse_decklist(text, game)
+    assert deck["name"] == "Sparks"
+    assert deck["cards"] == {"Gear Up!": 3, "Circuit Knight": 3}
+    assert deck["powers"] == ["Overclock", "Night Veil"]
+
+
+def test_every_bad_line_is_reported_with_its_number():
+    game = load_game("amiibart")
+    text = "// x\n4 Circut Knight\nfour Gear Up!\n2 Gear Up!\ncolour: red\n0 Circuit Knight\n"
+    with pytest.raises(ContentError) as info:
+        parse_decklist(text, game)
+    lines = [(i.line, i.message) for i in info.value.issues]
+    assert [n for n, _ in lines] == [2, 3, 5, 6]
+    assert "did you mean: Circuit Knight?" in lines[0][1]
+    assert "cannot read 'four Gear Up!'" in lines[1][1]
+    assert "unknown field 'colour'" in lines[2][1]
+
+
+def test_import_command_writes_a_valid_deck_and_never_overwrites(tmp_path):
+    source = tmp_path / "list.txt"
+    exported = cardgen("deck", "export", ROOT / "content/combo-fighter/decks/amaya-sol.yaml")
+    assert exported.returncode == 0, exported.stderr
+    source.write_text("game: combo-fighter\n" + exported.stdout)
+    out = tmp_path / "deck.yaml"
+    result = cardgen("deck", "import", source, "-o", out)
+    assert result.returncode == 0, result.stderr
+    assert cardgen("validate", out).returncode == 0
+    again = cardgen("deck", "import", source, "-o", out)
+    assert again.returncode == 2 and "already exists" in again.stderr
+
+
+def test_import_with_errors_exits_2_without_traceback(tmp_path):
+    source = tmp_path / "list.txt"
+    source.write_text("game: amiibart\n4 Circut Knight\nnonsense\n")
+    result = cardgen("deck", "import", source)
+    assert result.returncode == 2
+    assert "Traceback" not in result.stderr
+    assert f"{source}:2:" in result.stderr and f"{source}:3:" in result.stderr

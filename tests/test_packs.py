@@ -1,0 +1,37 @@
+"""Booster packs follow the rarity slots of game.yaml, seeded and statistically right."""
+
+from __future__ import annotations
+
+import math
+from collections import Counter
+
+from cardgen.model import load_game
+from cardgen.packs import open_packs
+
+
+def test_a_seed_opens_the_same_packs():
+    game = load_game("amiibart")
+    assert open_packs(game, 5, 42) == open_packs(game, 5, 42)
+    assert open_packs(game, 5, 42) != open_packs(game, 5, 43)
+
+
+def test_slot_shape_and_no_duplicates_in_a_pack():
+    game = load_game("amiibart")
+    for pack in open_packs(game, 300, 1):
+        assert len(pack) == 5
+        assert [c.rarity for c in pack[:4]] == ["common", "common", "common", "rare"]
+        assert len({c.name for c in pack}) == 5
+        for card in pack:
+            printed = "ultra-rare" if card.rarity == "art-rare" else card.rarity
+            assert game.cards[card.name].get("rarity") == printed
+            assert game.cards[card.name].type in ("fighter", "spell", "stage")
+
+
+def test_last_slot_frequencies_match_the_rulebook():
+    """Rare 2/3, ultra-rare 1/4, art-rare 1/12: each within 4 standard errors over 12,000 packs."""
+    game = load_game("amiibart")
+    n = 12_000
+    last = Counter(pack[4].rarity for pack in open_packs(game, n, 2026))
+    for rarity, p in {"rare": 2 / 3, "ultra-rare": 1 / 4, "art-rare": 1 / 12}.items():
+        sigma = math.sqrt(p * (1 - p) / n)
+        assert abs(last[rarity] / n - p) < 4 * sigma, (rarity, last[rarity] / n, p)
