@@ -111,18 +111,20 @@ def _stage_cards(game: Game, out_root: Path, progress: bool) -> StageResult:
 def _stage_sheets(game: Game, out_root: Path, progress: bool) -> StageResult:
     if not (game.folder / "layouts.yaml").is_file():
         return StageResult("sheets", True, "skipped: no layouts.yaml")
-    if not _has_module("cardgen.sheets"):
+    try:
+        from cardgen.sheets import build_sheets
+    except ImportError:
         return StageResult("sheets", True, "skipped: proxy sheets not available")
-    from cardgen.sheets import build_sheets
 
     paths = build_sheets(game, out_root / game.id)
     return StageResult("sheets", True, ", ".join(p.name for p in paths) or "nothing to write")
 
 
 def _stage_rulebook(game: Game, out_root: Path, progress: bool) -> StageResult:
-    if not _has_module("cardgen.publish"):
+    try:
+        from cardgen.publish import publish_game
+    except ImportError:
         return StageResult("rulebook", True, "skipped: publishing not available")
-    from cardgen.publish import publish_game
 
     paths = publish_game(game, out_root / game.id)
     return StageResult("rulebook", True, ", ".join(p.name for p in paths))

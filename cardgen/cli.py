@@ -121,6 +121,17 @@ def _parser() -> argparse.ArgumentParser:
     q.add_argument("-o", "--output", type=Path, default=None, help="write here (default: print)")
     q.set_defaults(func=cmd_deck_export)
 
+    p = sub.add_parser("new", help="start your own game: a small complete game folder to edit")
+    p.add_argument("folder", type=Path, metavar="DIR")
+    p.add_argument("--name", default=None, help="the game's name (default: from the folder name)")
+    p.set_defaults(func=cmd_new)
+
+    p = sub.add_parser("watch", help="rebuild a game folder whenever one of its files is saved")
+    p.add_argument("folder", type=Path, metavar="DIR")
+    p.add_argument("--out", type=Path, default=Path("out"))
+    p.add_argument("--interval", type=float, default=0.5, help="seconds between checks")
+    p.set_defaults(func=cmd_watch)
+
     p = sub.add_parser("games", help="list the bundled games")
     p.set_defaults(func=cmd_games)
     return parser
@@ -415,6 +426,33 @@ def cmd_deck_export(args) -> int:
         print(f"wrote {display_path(args.output)}", file=sys.stderr)
     else:
         print(text, end="")
+    return 0
+
+
+def cmd_new(args) -> int:
+    from cardgen.scaffold import new_game
+
+    written = new_game(args.folder, args.name)
+    where = display_path(args.folder)
+    print(f"created {len(written)} files in {where}/:")
+    for path in written:
+        print(f"  {display_path(path)}")
+    print(f"\nnext: cardgen build {where}   (cards, proxy sheets, rulebook and deck report in out/)\n"
+          f"      cardgen watch {where}   (rebuilds as you save)")
+    return 0
+
+
+def cmd_watch(args) -> int:
+    from cardgen.paths import resolve_game_folder
+    from cardgen.watch import watch
+
+    folder = resolve_game_folder(str(args.folder))
+    if folder is None:
+        raise ContentError([Issue(args.folder, None, None, "not a game folder (no game.yaml)")])
+    try:
+        watch(folder, args.out, interval=args.interval, say=lambda line: print(line, flush=True))
+    except KeyboardInterrupt:
+        print("stopped")
     return 0
 
 

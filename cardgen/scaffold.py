@@ -1,0 +1,28 @@
+"""`cardgen new DIR`: a small, complete game to start from (templates/new-game)."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from cardgen.errors import ContentError, Issue
+from cardgen.fsutil import write_atomic
+from cardgen.paths import templates_dir
+
+
+def new_game(folder: Path, name: str | None = None) -> list[Path]:
+    """Copy the starter game into `folder` (which must not exist or be empty)."""
+    folder = Path(folder)
+    if folder.exists() and any(folder.iterdir()):
+        raise ContentError([Issue(folder, None, None, "already exists and is not empty; cardgen new "
+                                                      "never writes over your files")])
+    name = name or folder.name.replace("-", " ").replace("_", " ").strip().title() or "My Game"
+    game_id = re.sub(r"[^a-z0-9]+", "-", name.lower()).strip("-") or "my-game"
+    source = templates_dir() / "new-game"
+    written = []
+    for path in sorted(source.rglob("*")):
+        if path.is_dir():
+            continue
+        text = path.read_text(encoding="utf-8").replace("{{ name }}", name).replace("{{ id }}", game_id)
+        written.append(write_atomic(folder / path.relative_to(source), text))
+    return written

@@ -1,0 +1,86 @@
+"""A designer's loop: `cardgen new` makes a game that builds, `cardgen watch` rebuilds on save."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import threading
+import time
+
+import pytest
+
+from cardgen.scaffold import new_game
+from cardgen.watch import stages_for, watch
+from tests.conftest import ROOT
+
+
+def test_new_then_build_makes_cards_deck_report_and_more(tmp_path):
+    folder = tmp_path / "honey"
+    made = subprocess.run([sys.executable, "-m", "cardgen", "new", folder, "--name", "Honey Meadow"],
+                          capture_output=True, text=True, cwd=ROOT)
+    assert made.returncode == 0, made.stderr
+    out = tmp_path / "out"
+    built = subprocess.run([sys.executable, "-m", "cardgen", "build", folder, "--out", out],
+                           capture_output=True, text=True, cwd=ROOT, timeout=300)
+    assert built.returncode == 0, built.stdout + built.stderr
+    game_out = out / "honey-meadow"
+    assert len(list((game_out / "cards").glob("*.png"))) == 8
+    assert (game_out / "backs" / "default.png").is_file()
+    assert "starter.yaml: legal" in (game_out / "report.txt").read_text()
+
+
+def test_new_never_writes_into_a_folder_with_files(tmp_path):
+    from cardgen.errors import ContentError
+
+    (tmp_path / "mine.txt").write_text("keep me")
+    with pytest.raises(ContentError, match="not empty"):
+        new_game(tmp_path)
+    assert (tmp_path / "mine.txt").read_text() == "keep me"
+
+
+def test_stages_follow_what_changed(tmp_path):
+    assert stages_for([tmp_path / "rules" / "a.md"], tmp_path) == ("check", "rulebook")
+    assert stages_for([tmp_path / "cards" / "x.yaml"], tmp_path) == ("check", "cards", "sheets", "rulebook")
+    assert stages_for([tmp_path / "decks" / "d.yaml"], tmp_path) == ("check", "sheets")
+
+
+def test_watch_rebuilds_on_save_and_survives_a_mistake(tmp_path):
+    folder = tmp_path / "game"
+    new_game(folder, "Watch Test")
+    out = tmp_path / "out"
+    lines: list[str] = []
+    stop = threading.Event()
+    thread = threading.Thread(target=watch, args=(folder, out),
+                              kwargs={"interval": 0.05, "stop": stop, "say": lines.append}, daemon=True)
+    thread.start()
+
+    def wait_for(text, seconds=60):
+        deadline = time.time() + seconds
+        while time.time() < deadline:
+            if any(text in line for line in lines):
+                return
+            time.sleep(0.05)
+        raise AssertionError(f"never saw {text!r} in {lines}")
+
+    try:
+        wait_for("watching")
+        png = out / "watch-test" / "cards" / "forager.png"
+        before = png.stat().st_mtime_ns
+        cards = folder / "cards" / "bees.yaml"
+        lines.clear()
+        cards.write_text(cards.read_text().replace("honey: 2\n", "honey: 3\n", 1))
+        wait_for("rebuilt")
+        assert png.stat().st_mtime_ns != before
+        assert any("1 drawn" in line for line in lines), lines
+        lines.clear()
+        cards.write_text(cards.read_text().replace("honey: 3\n", "honey: 9\n", 1))
+        wait_for("rebuilt")
+        assert any("honey: expected 0-4, got 9" in line for line in lines), lines
+        assert thread.is_alive()
+        lines.clear()
+        cards.write_text(cards.read_text().replace("honey: 9\n", "honey: 2\n", 1))
+        wait_for("rebuilt")
+        assert any(", ok" in line for line in lines), lines
+    finally:
+        stop.set()
+        thread.join(timeout=10)
