@@ -5,14 +5,21 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: build test lint bench clean
+.PHONY: build test browser bench clean
 
 build: $(STAMP)
 	$(BIN)/cardgen build
 
-test: $(STAMP)
+test: $(STAMP) browser
 	$(BIN)/ruff check --output-format concise cardgen tests bench
 	$(BIN)/python -m pytest
+
+# The card database is tested in a real browser: Debian's chromium, driven by Playwright.
+# Installing it needs root (as on CI); elsewhere install it yourself or set CARDGEN_SKIP_BROWSER=1.
+browser:
+	@command -v chromium >/dev/null 2>&1 || [ "$$CARDGEN_SKIP_BROWSER" = 1 ] || \
+	  (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null) || \
+	  echo "could not install chromium: the browser test will say so"
 
 bench: $(STAMP)
 	$(BIN)/python bench/validate_cold.py

@@ -6,6 +6,7 @@ for card faces and sheets, an engine for sample matches) and says why when it is
   check     load the game, validate its sample decks, write report.txt / report.json
   cards     card faces and backs as PNG (cached, on every core)
   sheets    proxy-sheet PDFs (Letter and A4) and the Tabletop Simulator export
+  site      the card database: out/<game>/site/index.html, offline
   rulebook  rulebook.pdf and player-aids.pdf
   matches   a short seeded simulation: balance figures and rule conflicts
 """
@@ -26,7 +27,7 @@ from cardgen.model import Game, load_game
 from cardgen.paths import bundled_game_ids
 from cardgen.validate import DeckReport, validate_decks
 
-STAGES = ("check", "cards", "sheets", "rulebook", "matches")
+STAGES = ("check", "cards", "sheets", "site", "rulebook", "matches")
 SAMPLE_MATCHES = 500
 
 
@@ -120,6 +121,13 @@ def _stage_sheets(game: Game, out_root: Path, progress: bool) -> StageResult:
     return StageResult("sheets", True, ", ".join(p.name for p in paths) or "nothing to write")
 
 
+def _stage_site(game: Game, out_root: Path, progress: bool) -> StageResult:
+    from cardgen.site import build_site
+
+    written = build_site(game, out_root / game.id)
+    return StageResult("site", True, f"site/index.html, {len(written)} files")
+
+
 def _stage_rulebook(game: Game, out_root: Path, progress: bool) -> StageResult:
     try:
         from cardgen.publish import publish_game
@@ -151,7 +159,7 @@ def _stage_matches(game: Game, out_root: Path, progress: bool) -> StageResult:
     return StageResult("matches", not conflicts, summary, errors=issues)
 
 
-_STAGES = {"cards": _stage_cards, "sheets": _stage_sheets, "rulebook": _stage_rulebook,
+_STAGES = {"cards": _stage_cards, "sheets": _stage_sheets, "site": _stage_site, "rulebook": _stage_rulebook,
            "matches": _stage_matches}
 
 

@@ -34,12 +34,12 @@ def stages_for(changed: list[Path], folder: Path) -> tuple[str, ...]:
         parts = path.relative_to(folder).parts
         top = parts[0] if len(parts) > 1 else path.name
         if top in ("cards", "game.yaml", "layouts.yaml", "fonts", "art"):
-            stages |= {"cards", "sheets", "rulebook"}
+            stages |= {"cards", "sheets", "site", "rulebook"}
         elif top in ("rules", "templates", "scenarios"):
             stages.add("rulebook")
         elif top == "decks":
-            stages.add("sheets")
-    order = ("check", "cards", "sheets", "rulebook")
+            stages |= {"sheets", "site"}
+    order = ("check", "cards", "sheets", "site", "rulebook")
     return tuple(s for s in order if s in stages)
 
 
@@ -48,7 +48,7 @@ def watch(folder: Path, out_root: Path, *, interval: float = 0.5, stop: threadin
     folder = Path(folder).resolve()
     stop = stop or threading.Event()
     seen = snapshot(folder)
-    _build(folder, out_root, ("check", "cards", "sheets", "rulebook"), say, [])
+    _build(folder, out_root, ("check", "cards", "sheets", "site", "rulebook"), say, [])
     say(f"watching {folder} (Ctrl-C to stop)")
     while not stop.wait(interval):
         now = snapshot(folder)

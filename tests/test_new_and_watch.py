@@ -40,8 +40,9 @@ def test_new_never_writes_into_a_folder_with_files(tmp_path):
 
 def test_stages_follow_what_changed(tmp_path):
     assert stages_for([tmp_path / "rules" / "a.md"], tmp_path) == ("check", "rulebook")
-    assert stages_for([tmp_path / "cards" / "x.yaml"], tmp_path) == ("check", "cards", "sheets", "rulebook")
-    assert stages_for([tmp_path / "decks" / "d.yaml"], tmp_path) == ("check", "sheets")
+    assert stages_for([tmp_path / "cards" / "x.yaml"], tmp_path) == ("check", "cards", "sheets", "site",
+                                                                     "rulebook")
+    assert stages_for([tmp_path / "decks" / "d.yaml"], tmp_path) == ("check", "sheets", "site")
 
 
 def test_watch_rebuilds_on_save_and_survives_a_mistake(tmp_path):

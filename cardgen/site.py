@@ -1,0 +1,232 @@
+"""The players' card database: a static site per game (out/<game>/site/), no server needed.
+
+Every card with its image and fields, search by name and text, a filter for every field with a
+short list of values (element, stars, type, rarity, level, creature, location, button...),
+sorting, a page per card and per sample deck. Card data is embedded as a script (browsers do not
+let a page opened from the file system fetch JSON), and everything is escaped by Jinja2.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+from markupsafe import Markup, escape
+
+from cardgen.fsutil import write_atomic
+from cardgen.model import Card, Game
+from cardgen.model.fields import BoolSpec, EnumSpec, IntSpec, KeywordSpec, ListSpec, Spec
+from cardgen.paths import templates_dir
+from cardgen.render.layout import slug
+
+THUMB_WIDTH = 450
+MAX_NUMERIC_FILTER = 16   # an int field with at most this many values gets a filter
+
+
+def build_site(game: Game, out_dir: Path) -> list[Path]:
+    """Write the site into out_dir/site; card images come from out_dir/cards (rendered first)."""
+    from jinja2 import Environment, FileSystemLoader, select_autoescape
+
+    site = out_dir / "site"
+    env = Environment(loader=FileSystemLoader(str(templates_dir() / "site")),
+                      autoescape=select_autoescape(["html"]), trim_blocks=True, lstrip_blocks=True)
+    env.filters["rich"] = lambda text: rich_text(text, game)
+    env.filters["show"] = lambda value: show_value(value, game)
+    filters = filter_fields(game)
+    decks = _decks(game)
+    bleed = _bleed_mm(game)
+    cards = [_card_data(game, card, out_dir, site, bleed) for card in game.cards.values()]
+    written = []
+    data = {"game": game.name, "cards": cards, "filters": filters,
+            "sorts": [{"key": "name", "label": "Name"}, {"key": "type", "label": "Card type"}]
+            + [{"key": f, "label": f.replace("_", " ").capitalize()} for f in numeric_fields(game)]}
+    written.append(write_atomic(site / "cards.js", "window.CARDGEN = "
+                                + json.dumps(data, ensure_ascii=False).replace("</", "<\\/") + ";\n"))
+    for asset in ("style.css", "app.js"):
+        written.append(write_atomic(site / asset, (templates_dir() / "site" / asset).read_text()))
+    common = {"game": game, "decks": decks}
+    written.append(write_atomic(site / "index.html", env.get_template("index.html").render(
+        **common, filters=filters, root="")))
+    card_page = env.get_template("card.html")
+    for card, info in zip(game.cards.values(), cards, strict=True):
+        in_decks = [d for d in decks if card.name in d["counts"]]
+        written.append(write_atomic(site / "card" / f"{info['slug']}.html", card_page.render(
+            **common, card=card, info=info, fields=_fields_for_page(game, card), in_decks=in_decks,
+            keywords={k: game.keywords[k] for k in card.get("keywords") or [] if k in game.keywords},
+            root="../")))
+    deck_page = env.get_template("deck.html")
+    by_name = {c["name"]: c for c in cards}
+    for deck in decks:
+        rows = [(by_name[n], count) for n, count in deck["counts"].items() if n in by_name]
+        written.append(write_atomic(site / "deck" / f"{deck['slug']}.html", deck_page.render(
+            **common, deck=deck, rows=rows, root="../")))
+    return written
+
+
+def filter_fields(game: Game) -> list[dict]:
+    """Fields worth a filter: the card type, and every field whose values form a short list."""
+    out = [{"key": "type", "label": "Card type",
+            "values": [{"value": t, "label": ct.label} for t, ct in game.card_types.items()]}]
+    seen: dict[str, Spec] = {}
+    for card_type in game.card_types.values():
+        for name, spec in card_type.fields.items():
+            seen.setdefault(name, spec)
+    for name, spec in seen.items():
+        values = _filter_values(game, name, spec)
+        if values and len(values) > 1:
+            out.append({"key": name, "label": name.replace("_", " ").capitalize(),
+                        "values": [{"value": v, "label": str(v)} for v in values]})
+    return out
+
+
+def _filter_values(game: Game, name: str, spec: Spec) -> list | None:
+    present = set()
+    for card in game.cards.values():
+        value = card.get(name)
+        for v in value if isinstance(value, list) else [value]:
+            if isinstance(v, (str, int, bool)):
+                present.add(v)
+    if isinstance(spec, EnumSpec):
+        return [v for v in spec.values if v in present]
+    if isinstance(spec, BoolSpec):
+        return sorted(present, key=str) if present else None
+    if isinstance(spec, IntSpec) and not spec.number:
+        return sorted(present) if 1 < len(present) <= MAX_NUMERIC_FILTER else None
+    if isinstance(spec, ListSpec) and isinstance(spec.items, (EnumSpec, KeywordSpec)):
+        return sorted(present, key=str)
+    return None
+
+
+def numeric_fields(game: Game) -> list[str]:
+    names = []
+    for card_type in game.card_types.values():
+        for name, spec in card_type.fields.items():
+            if isinstance(spec, IntSpec) and name not in names:
+                names.append(name)
+    return names
+
+
+def _bleed_mm(game: Game) -> float:
+    """The bleed the card images were drawn with, so thumbnails can show the card as cut."""
+    if not (game.folder / "layouts.yaml").is_file():
+        return 0.0
+    from cardgen.render.layout import load_layouts
+
+    return load_layouts(game).bleed
+
+
+def _card_data(game: Game, card: Card, out_dir: Path, site: Path, bleed: float) -> dict:
+    image = out_dir / "cards" / f"{slug(card.name)}.png"
+    thumb = _thumbnail(image, site / "img" / f"{slug(card.name)}.jpg", bleed)
+    values = {"type": card.type}
+    for name, value in card.fields.items():
+        if isinstance(value, (str, int, bool)) or (isinstance(value, list) and all(
+                isinstance(v, (str, int)) for v in value)):
+            values[name] = value
+    return {
+        "name": card.name, "slug": slug(card.name), "type": card.type,
+        "type_label": game.card_types[card.type].label,
+        "image": f"img/{slug(card.name)}.jpg" if thumb else None,
+        "full_image": f"../cards/{image.name}" if image.is_file() else None,
+        "text": _search_text(card),
+        "values": values,
+        "summary": _summary(game, card),
+    }
+
+
+def _thumbnail(source: Path, target: Path, bleed_mm: float) -> bool:
+    """A JPEG of the card as cut (bleed trimmed off); redone only when the card image is newer."""
+    if not source.is_file():
+        return False
+    if target.is_file() and target.stat().st_mtime_ns >= source.stat().st_mtime_ns:
+        return True
+    from io import BytesIO
+
+    from PIL import Image
+
+    with Image.open(source) as image:
+        dpi = image.info.get("dpi", (300, 300))[0] or 300
+        cut = round(bleed_mm / 25.4 * dpi)
+        image = image.convert("RGB").crop((cut, cut, image.width - cut, image.height - cut))
+        height = round(image.height * THUMB_WIDTH / image.width)
+        buffer = BytesIO()
+        image.resize((THUMB_WIDTH, height), Image.LANCZOS).save(buffer, "JPEG", quality=85)
+    write_atomic(target, buffer.getvalue())
+    return True
+
+
+def _search_text(card: Card) -> str:
+    parts = [card.name]
+
+    def walk(value):
+        if isinstance(value, str):
+            parts.append(value)
+        elif isinstance(value, dict):
+            for v in value.values():
+                walk(v)
+        elif isinstance(value, list):
+            for v in value:
+                walk(v)
+
+    walk(card.fields)
+    return re.sub(r"\s+", " ", " ".join(parts)).lower()
+
+
+def _summary(game: Game, card: Card) -> str:
+    """A one-line description for the grid: the type and the card's short number fields."""
+    bits = [game.card_types[card.type].label]
+    for name, value in card.fields.items():
+        if isinstance(value, (int, str)) and not isinstance(value, bool) and len(str(value)) <= 14:
+            bits.append(f"{name.replace('_', ' ')} {value}")
+        if len(bits) >= 5:
+            break
+    return " · ".join(bits)
+
+
+def _fields_for_page(game: Game, card: Card) -> list[tuple[str, object]]:
+    order = list(game.card_types[card.type].fields)
+    return [(name.replace("_", " ").capitalize(), card.fields[name])
+            for name in sorted(card.fields, key=lambda n: order.index(n) if n in order else 99)]
+
+
+def rich_text(text, game: Game) -> Markup:
+    """Card text as HTML: escaped, {icon} as its symbol, **bold** and *italic*."""
+    html = str(escape(str(text)))
+    html = re.sub(r"\{([A-Za-z0-9_-]+)\}",
+                  lambda m: str(escape(game.icons.get(m.group(1), m.group(0)))), html)
+    html = re.sub(r"\*\*(.+?)\*\*", r"<b>\1</b>", html)
+    html = re.sub(r"\*(.+?)\*", r"<i>\1</i>", html)
+    return Markup(html.replace("\n", "<br>"))
+
+
+def show_value(value, game: Game) -> Markup:
+    """Any field value as HTML: lists joined, records as small tables."""
+    if isinstance(value, bool):
+        return Markup("yes" if value else "no")
+    if isinstance(value, list):
+        if all(isinstance(v, dict) for v in value):
+            return Markup("").join(Markup("<div class='record'>{}</div>").format(show_value(v, game))
+                                   for v in value)
+        return Markup(", ").join(rich_text(v, game) for v in value)
+    if isinstance(value, dict):
+        return Markup("").join(Markup("<span class='kv'><b>{}</b> {}</span> ").format(
+            str(k).replace("_", " "), show_value(v, game)) for k, v in value.items())
+    return rich_text(value, game)
+
+
+def _decks(game: Game) -> list[dict]:
+    from cardgen.model import load_deck
+    from cardgen.rules import check_deck
+
+    out = []
+    for path in sorted((game.folder / "decks").glob("*.yaml")):
+        deck = load_deck(path)
+        counts: dict[str, int] = {}
+        for entry in deck.entries:
+            if entry.card is not None and isinstance(entry.count, int):
+                counts[entry.name] = counts.get(entry.name, 0) + entry.count
+        out.append({"name": deck.name, "slug": slug(path.stem), "counts": counts,
+                    "total": sum(counts.values()), "legal": not check_deck(deck),
+                    "fields": {k: v for k, v in deck.fields.items()}})
+    return out
