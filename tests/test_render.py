@@ -147,3 +147,26 @@ def test_pdf_and_png_share_one_layout():
     for run in face.items:
         if isinstance(run, Run) and run.text.strip() and run.text.isascii():
             assert run.text.strip() in text
+
+
+def test_translucent_text_is_blended_not_opaque():
+    face_file = load_face(str(ROOT / "fonts" / "dejavu" / "DejaVuSans.ttf"))
+    from cardgen.render.display import Face
+
+    face = Face("t", 20, 20, 0, [Run(2, 15, "■", face_file.path, face_file.name, 40, (255, 0, 0, 60))])
+    assert paint_png(face).getpixel((60, 120)) == (255, 195, 195)
+
+
+def test_the_safe_zone_is_checked_inside_templates_and_moved_groups(dojo):
+    path = dojo / "layouts.yaml"
+    text = path.read_text().replace("types:\n", "templates:\n  plate:\n"
+                                    "    - {text: x, at: [2, 40, 20, 5], style: name}\n"
+                                    "types:\n", 1)
+    text = text.replace("    - {line: [10, 15.5, 53.5, 15.5], colour: gold, width: 0.35}\n",
+                        "    - {line: [10, 15.5, 53.5, 15.5], colour: gold, width: 0.35}\n"
+                        "    - {use: plate}\n"
+                        "    - {group: [{text: y, at: [40, 40, 20, 5], style: name}], offset: [3, 0]}\n")
+    path.write_text(text)
+    joined = "\n".join(layout_errors(dojo))
+    assert "templates.plate[1].at: box [2, 40, 20, 5] reaches 1.2 mm past the safe zone" in joined
+    assert ".group[1].at: box [40, 40, 20, 5] reaches 2.7 mm past the safe zone" in joined

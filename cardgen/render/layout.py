@@ -397,7 +397,7 @@ def _check_elements(layouts: Layouts, issues: IssueList) -> None:
             return {"name", "type", "copies"} | set(game.card_types[name].fields)
         return all_fields
 
-    def walk(elements, where, fields, depth=0):
+    def walk(elements, where, fields, depth=0, offset=(0.0, 0.0)):
         if depth > 8:
             issues.add(None, where, "templates nested more than 8 deep (a template using itself?)")
             return
@@ -422,13 +422,21 @@ def _check_elements(layouts: Layouts, issues: IssueList) -> None:
                 hint = did_you_mean(element["use"], layouts.templates)
                 issues.add(element.line_of("use"), f"{here}.use", f"no template {element['use']!r}{hint}")
             elif kind == "use":
-                walk(layouts.templates[element["use"]], f"templates.{element['use']}", fields, depth + 1)
+                walk(layouts.templates[element["use"]], f"templates.{element['use']}", fields, depth + 1,
+                     offset)
             if kind == "group" and isinstance(element["group"], list):
-                walk(element["group"], f"{here}.group", fields, depth + 1)
+                shift = element.get("offset", [0, 0])
+                fixed = isinstance(shift, list) and len(shift) == 2 and all(
+                    isinstance(v, (int, float)) for v in shift)
+                if fixed:
+                    walk(element["group"], f"{here}.group", fields, depth + 1,
+                         (offset[0] + shift[0], offset[1] + shift[1]))
+                else:  # an offset computed per card: checked when cards are laid out
+                    walk(element["group"], f"{here}.group", fields, depth + 1, None)
             if kind == "flow":
                 _check_blocks(element, here, fields, issues, layouts)
-            if kind in ("text", "flow", "icon") and depth == 0:
-                _check_safe(element, here, layouts, issues)
+            if kind in ("text", "flow", "icon") and offset is not None:
+                _check_safe(element, here, layouts, issues, offset)
             if kind in ("text",) and "style" in element and element["style"] not in layouts.styles:
                 issues.add(element.line_of("style"), f"{here}.style",
                            f"no style {element['style']!r}{did_you_mean(element['style'], layouts.styles)}")
@@ -476,11 +484,12 @@ def _check_templates(element, where, fields, issues, layouts, loop_vars=frozense
                            f"card.{node.attr} is not a field of these cards{did_you_mean(node.attr, fields)}")
 
 
-def _check_safe(element, where, layouts: Layouts, issues: IssueList) -> None:
+def _check_safe(element, where, layouts: Layouts, issues: IssueList, offset=(0.0, 0.0)) -> None:
     box = element.get("at")
     if not (isinstance(box, list) and len(box) == 4 and all(isinstance(v, (int, float)) for v in box)):
         return
     x, y, w, h = box
+    x, y = x + offset[0], y + offset[1]
     s = layouts.safe
     over = max(s - x, s - y, x + w - (layouts.width - s), y + h - (layouts.height - s))
     if over > 0.01:
@@ -708,8 +717,16 @@ def _flow(el, ctx, out, where, offset):
 
 
 def _right_width(text: str, style: Style, size: float, layouts: Layouts) -> float:
-    face = layouts.book.face(style.font, True, style.italic)
-    return face.width_mm(text, size) + 1.0
+    """How wide a `right:` text is drawn (markup and icons included), plus a small gap."""
+    from dataclasses import replace
+
+    game = layouts.game
+    runs = fit_text(text, (0.0, 0.0, 1000.0, 1000.0), replace(style, size=size, min_size=size, align="left"),
+                    layouts.book, game.icons, [])
+    if not runs:
+        return 0.0
+    end = max(r.x + load_face(r.font).width_mm(r.text, r.size) for r in runs)
+    return end - min(r.x for r in runs) + 1.0
 
 
 def _icon(el, ctx, out, where, offset):

@@ -81,8 +81,11 @@ def _paint_items(image, items, k: float, b: float) -> None:
             else:
                 draw.rectangle(box, fill=item.fill, outline=item.stroke, width=stroke)
         elif isinstance(item, Run):
-            draw.text(px(item.x, item.y), item.text, font=_font(item.font, item.size * dpi / 72),
-                      fill=item.colour, anchor="ls")
+            font = _font(item.font, item.size * dpi / 72)
+            if item.colour[3] == 255:
+                draw.text(px(item.x, item.y), item.text, font=font, fill=item.colour, anchor="ls")
+            else:
+                _translucent_text(image, px(item.x, item.y), item, font)
         elif isinstance(item, Line):
             draw.line([px(item.x1, item.y1), px(item.x2, item.y2)], fill=item.colour,
                       width=max(1, round(item.width * k)))
@@ -99,6 +102,18 @@ def _paint_items(image, items, k: float, b: float) -> None:
             offset = (round(x0 + (item.w * k - picture.width) / 2),
                       round(y0 + (item.h * k - picture.height) / 2))
             image.paste(picture, offset, picture)
+
+
+def _translucent_text(image, position, run: Run, font) -> None:
+    """Pillow draws text opaque whatever the alpha: draw it as a mask and blend it in."""
+    from PIL import Image, ImageDraw
+
+    left, top, right, bottom = font.getbbox(run.text, anchor="ls")
+    width, height = max(1, right - left), max(1, bottom - top)
+    mask = Image.new("L", (width, height), 0)
+    ImageDraw.Draw(mask).text((-left, -top), run.text, font=font, fill=run.colour[3], anchor="ls")
+    colour = Image.new("RGB", (width, height), run.colour[:3])
+    image.paste(colour, (round(position[0] + left), round(position[1] + top)), mask)
 
 
 def png_bytes(face: Face, dpi: int = 300, level: int = 2) -> bytes:
