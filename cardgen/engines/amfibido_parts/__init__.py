@@ -1,0 +1,1 @@
+"""Pieces of the Amfibido engine: the card-text grammar (grammar.py)."""

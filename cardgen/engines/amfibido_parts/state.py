@@ -1,0 +1,143 @@
+"""Amfibido engine state, boxes and the constants every part shares."""
+
+from __future__ import annotations
+
+from cardgen.engines.amfibido_parts.grammar import (
+    EQUIP,
+    FIGHTER,
+    S_FACE_E,
+    S_FACE_F,
+    S_FACE_FE,
+    S_HERE_F,
+    S_SELF,
+    SENSEI,
+)
+
+# Phases
+SENSEI_PH, PICK1, PICK2, FIELD, EOR, OVER = range(6)
+PHASE_NAMES = ("sensei", "draft", "draft", "field", "end of round", "over")
+RUNNING, DRAWN = -2, -1
+# Fight results (per player and dojo)
+NOFIGHT, WIN, LOSE, DRAW = 0, 1, 2, 3
+RESULT_NAMES = ("none", "win", "lose", "draw")
+# Pending choices
+P_STEP, P_COST, P_DISCARD, P_OVERCAP, P_EOR = range(5)
+PENDING_NAMES = ("target", "cost", "discard", "retire equipment", "end of round")
+
+ND = 3
+R3 = range(ND)
+ROMAN = {1: "I", 2: "II", 3: "III", 4: "IV", 5: "V"}
+FC = tuple(f"F{d + 1}" for d in R3)
+EC = tuple((f"E{d + 1}", f"E{d + 1}b") for d in R3)
+CODE = {}
+for _d in R3:
+    CODE[FC[_d]] = (0, _d, 0)
+    CODE[EC[_d][0]] = (1, _d, 0)
+    CODE[EC[_d][1]] = (1, _d, 1)
+OPT_F = tuple((FC[d],) for d in R3)
+OPT_E = tuple(((EC[d][0],), (EC[d][1],)) for d in R3)
+SWF = tuple(tuple((FC[d], FC[e]) for e in R3) for d in R3)
+SWE = tuple(tuple(tuple(tuple((EC[d][k], EC[e][k2]) for k2 in (0, 1)) for e in R3)
+                        for k in (0, 1)) for d in R3)
+NOOPT = ()
+PASS = ("pass",)
+DONE = ("done",)
+EMPTY = frozenset()
+AB_HEAD = {c: ("ability", c) for c in (*CODE, "S")}
+K_NONE, K_FIGHTER, K_EQUIP, K_COMBO, K_ACTION = range(5)
+DOJO_BOUND = (S_SELF, S_HERE_F, S_FACE_F, S_FACE_E, S_FACE_FE)
+
+DEFAULT_ACTIVE = {1: [1], 2: [1, 2], 3: [1, 2, 3], 4: [2, 3, 4], 5: [3, 4], 6: [3, 4, 5], 7: [4, 5]}
+
+
+def _shuffle(rng, x):
+    """Shuffle in place from rng.random(): the same for a given seed, faster than rng.shuffle."""
+    rnd = rng.random
+    x.sort(key=lambda _: rnd())
+
+
+class Box:
+    """The cards of one box (a setup): instance ids -> CardInfo. Shared, never copied."""
+
+    __slots__ = ("info", "n", "levels", "sensei", "count", "label", "kind", "dof", "ab", "nsrc",
+                 "nocombo", "isf", "nset", "abset")
+
+    def __init__(self, infos, counts, label):
+        self.info = []
+        self.levels = [[] for _ in range(6)]
+        self.sensei = []
+        self.count = [[0, 0, 0, 0] for _ in range(6)]
+        self.label = label
+        for info in infos:
+            for _ in range(counts.get(info.name, 0)):
+                cid = len(self.info)
+                self.info.append(info)
+                if info.type == SENSEI:
+                    self.sensei.append(cid)
+                else:
+                    self.levels[info.level].append(cid)
+                    self.count[info.level][info.type] += 1
+        self.n = len(self.info)
+        info = self.info
+        self.dof = [i.d for i in info]
+        self.kind = [K_FIGHTER if i.type == FIGHTER else K_EQUIP if i.type == EQUIP
+                     else K_COMBO if i.combo else K_ACTION if i.steps else K_NONE for i in info]
+        self.ab = [bool(i.ab_steps) for i in info]
+        self.nsrc = [bool(i.neut_f or i.neut_e) for i in info]
+        self.nset = frozenset(c for c in range(self.n) if self.nsrc[c])
+        self.abset = frozenset(c for c in range(self.n) if self.ab[c])
+        self.nocombo = [i.no_combo for i in info]
+        self.isf = [i.type == FIGHTER for i in info]
+
+
+class NoSensei:
+    """The sensei mods of a player without a sensei."""
+
+    def __init__(self, n):
+        self.s_plus = self.s_combo = self.s_weapon = self.s_per_other = [0] * n
+        self.s_shell = [False] * n
+        self.draw_start = False
+
+
+class AState:
+    __slots__ = ("rng", "box", "phase", "round", "first", "start", "turn", "dstep", "passed",
+                 "score", "decks", "sdeck", "discard", "hand", "ko", "fighter", "equip", "combos",
+                 "sensei", "draft", "tmp_neut", "tmp_ko", "tmp_plus", "used", "seq", "nseq",
+                 "pend", "result", "last", "res", "kod", "fneut", "rwin", "eor_stage", "legal")
+
+    def __init__(self):
+        self.rng = None
+        self.box = None
+        self.phase = FIELD
+        self.round = 1
+        self.first = 0
+        self.start = 0
+        self.turn = 0
+        self.dstep = 0
+        self.passed = [False, False]
+        self.score = [0, 0]
+        self.decks = [[] for _ in range(6)]       # index = level; top of a deck = end of list
+        self.sdeck = []                           # sensei deck
+        self.discard = []
+        self.hand = [[], []]
+        self.ko = [[], []]
+        self.fighter = [[-1] * ND, [-1] * ND]
+        self.equip = [[[] for _ in R3], [[] for _ in R3]]
+        self.combos = [[[] for _ in R3], [[] for _ in R3]]   # follow the fighter of that dojo
+        self.sensei = [-1, -1]
+        self.draft = [[], []]
+        self.tmp_neut = []                        # card ids neutralized this round
+        self.tmp_ko = []                          # card ids that gained Knockout this round
+        self.tmp_plus = []                        # (card id, power) gained this round
+        self.used = []                            # card ids whose action ability was used
+        self.seq = []                             # per card id: when it came into play
+        self.nseq = 0
+        self.pend = []                            # pending choices, head first
+        self.result = RUNNING
+        self.last = None                          # the last fight, for observe
+        self.res = [[NOFIGHT] * ND, [NOFIGHT] * ND]
+        self.kod = [[False] * ND, [False] * ND]
+        self.fneut = EMPTY
+        self.rwin = -1
+        self.eor_stage = 0
+        self.legal = None                         # cached legal actions

@@ -1,0 +1,322 @@
+"""Amfibido engine: invariants, descriptions, scenario setups and observations (a mixin)."""
+
+from __future__ import annotations
+
+import random
+
+from cardgen.engines.amfibido_parts.grammar import (
+    EQUIP,
+    FIGHTER,
+    SENSEI,
+)
+from cardgen.engines.amfibido_parts.state import (
+    CODE,
+    DRAWN,
+    EOR,
+    FIELD,
+    OVER,
+    P_OVERCAP,
+    PENDING_NAMES,
+    PHASE_NAMES,
+    R3,
+    RESULT_NAMES,
+    ROMAN,
+    AState,
+    _shuffle,
+)
+
+
+class ViewsMixin:
+    """The engine methods that read a state for people: checks, words, scenarios."""
+
+    # -- checking -------------------------------------------------------------------------------
+    def invariants(self, st) -> list[str]:
+        info = st.box.info
+        problems = []
+        seen = st.sdeck + st.discard
+        for lv in range(1, 6):
+            deck = st.decks[lv]
+            seen += deck
+            if deck and (info[deck[0]].level != lv or info[deck[-1]].level != lv):
+                problems.append(f"a card of another level is in the level {ROMAN[lv]} deck")
+        for p in (0, 1):
+            seen += st.hand[p]
+            seen += st.ko[p]
+            seen += st.draft[p]
+            F = st.fighter[p]
+            for d in R3:
+                f = F[d]
+                E = st.equip[p][d]
+                C = st.combos[p][d]
+                seen += E
+                seen += C
+                if f >= 0:
+                    seen.append(f)
+                    if info[f].type != FIGHTER:
+                        problems.append(f"player {p} dojo {d + 1} holds {info[f].name} as a "
+                                        "fighter")
+                for e in E:
+                    if info[e].type != EQUIP:
+                        problems.append(f"player {p} dojo {d + 1} holds {info[e].name} as "
+                                        "equipment")
+                if len(E) > 1 and (len(E) > 2 or f < 0 or not info[f].second_equip) and \
+                        not any(pe[0] == P_OVERCAP and pe[1] == p and pe[2] == d for pe in st.pend):
+                    problems.append(f"player {p} dojo {d + 1} holds {len(E)} equipment")
+                for c in C:
+                    if not info[c].combo:
+                        problems.append(f"player {p} dojo {d + 1} has {info[c].name} as a combo "
+                                        "move")
+                if C and f < 0 and st.phase == FIELD:
+                    problems.append(f"player {p} dojo {d + 1} has combo moves but no fighter")
+            s = st.sensei[p]
+            if s >= 0:
+                seen.append(s)
+                if info[s].type != SENSEI:
+                    problems.append(f"player {p} keeps {info[s].name} as sensei")
+            if not 0 <= st.score[p] <= self.wins_needed:
+                problems.append(f"player {p} score {st.score[p]} out of range")
+        n = st.box.n
+        if len(seen) != n or len(set(seen)) != n:
+            problems.append(f"cards created or lost: {len(seen)} in zones ({len(set(seen))} "
+                            f"different), the box has {n}")
+        if not 1 <= st.round <= self.round_limit:
+            problems.append(f"round {st.round} out of range")
+        if st.phase == OVER:
+            r = st.result
+            if r >= 0 and st.score[r] < self.wins_needed and st.round < self.round_limit:
+                problems.append("the game ended without 4 round wins before the round limit")
+            if r >= 0 and st.score[r] < st.score[1 - r]:
+                problems.append("the winner has fewer round wins")
+            if r == DRAWN and st.score[0] != st.score[1]:
+                problems.append("a drawn game with unequal round wins")
+        else:
+            if st.pend and st.phase not in (FIELD, EOR):
+                problems.append("a pending choice outside the field phase and the end of round")
+            if not self.legal_actions(st):
+                problems.append("no legal action in a state that is not over")
+        return problems
+
+    # -- reporting ------------------------------------------------------------------------------
+    def describe(self, st, action) -> str:
+        p = self.current_player(st)
+        who = f"P{p + 1}"
+        kind = action[0]
+        if kind == "pass":
+            return f"{who} passes"
+        if kind == "pick":
+            return f"{who} drafts {action[1]}"
+        if kind == "sensei":
+            return f"{who} keeps sensei {action[1]}"
+        if kind == "field":
+            return f"{who} fields {action[1]} in dojo {action[2]}"
+        if kind == "equip":
+            extra = f", retiring {self._where(st, p, action[3])}" if len(action) > 3 else ""
+            return f"{who} equips {action[1]} in dojo {action[2]}{extra}"
+        if kind == "combo":
+            return f"{who} plays combo move {action[1]} on the fighter of dojo {action[2]}"
+        if kind == "play":
+            return f"{who} plays {action[1]}{self._choice_words(st, p, action[2:])}"
+        if kind == "ability":
+            name = self.card_of(st, action)
+            return f"{who} uses the action ability of {name}{self._choice_words(st, p, action[2:])}"
+        if kind == "done":
+            return f"{who} stops"
+        return f"{who} chooses{self._choice_words(st, p, action[1:]) or ' nothing'}"
+
+    def _choice_words(self, st, p, opt) -> str:
+        if not opt:
+            return ""
+        if len(opt) == 2 and opt[0] in CODE and opt[1] in CODE:
+            return f": {self._where(st, p, opt[0])} to {self._where(st, p, opt[1])}"
+        if len(opt) == 2 and opt[0] in CODE:
+            return f": {self._where(st, p, opt[0])}, {opt[1]}"
+        return ": " + ", ".join(str(x) if x not in CODE else x for x in opt)
+
+    @staticmethod
+    def _where(st, p, code) -> str:
+        """A position code in words, naming your own card there if any."""
+        kind, d, k = CODE[code]
+        if kind == 0:
+            c = st.fighter[p][d]
+            place = f"the fighter place of dojo {d + 1}"
+        else:
+            E = st.equip[p][d]
+            c = E[k] if k < len(E) else -1
+            place = f"equipment place {k + 1} of dojo {d + 1}"
+        return f"{place} ({st.box.info[c].name})" if c >= 0 else place
+
+    def card_of(self, st, action) -> str | None:
+        kind = action[0]
+        if kind in ("pick", "sensei", "field", "equip", "combo", "play"):
+            return action[1]
+        if kind == "ability":
+            p = self.current_player(st)
+            src = action[1]
+            if src == "S":
+                c = st.sensei[p]
+            else:
+                k, d, i = CODE[src]
+                c = st.fighter[p][d] if k == 0 else (st.equip[p][d][i] if i < len(st.equip[p][d])
+                                                     else -1)
+            return st.box.info[c].name if c >= 0 else None
+        return None
+
+    # -- scenarios ------------------------------------------------------------------------------
+    def scenario_state(self, setup: dict, rng: random.Random):
+        setup = setup or {}
+        counts = {c.name: c.copies for c in self.game.cards.values()}
+        box = self._box(counts, "scenario")
+        info = box.info
+        pool: dict[str, list[int]] = {}
+        for cid, ci in enumerate(info):
+            pool.setdefault(ci.name, []).append(cid)
+
+        def take(name):
+            name = str(name)
+            if name not in pool:
+                raise ValueError(f"no card named {name!r}")
+            if not pool[name]:
+                raise ValueError(f"the box has no more copies of {name!r}")
+            return pool[name].pop(0)
+
+        st = AState()
+        st.rng = rng
+        st.box = box
+        st.seq = [0] * box.n
+        st.round = int(setup.get("round", 1))
+        st.first = st.start = int(setup.get("starting", 0))
+        st.turn = int(setup.get("turn", st.start))
+        st.score = [int(x) for x in setup.get("scores", [0, 0])]
+        st.passed = [bool(x) for x in setup.get("passed", [False, False])]
+        players = setup.get("players") or [{}, {}]
+        for p, pl in enumerate(players):
+            pl = pl or {}
+            st.hand[p] = [take(n) for n in pl.get("hand") or []]
+            st.ko[p] = [take(n) for n in pl.get("knockout") or []]
+            st.draft[p] = [take(n) for n in pl.get("draft") or []]
+            if pl.get("sensei"):
+                st.sensei[p] = take(pl["sensei"])
+            dojos = pl.get("dojos") or []
+            if isinstance(dojos, dict):
+                dojos = [dojos.get(d + 1) or dojos.get(str(d + 1)) or {} for d in R3]
+            for d, dj in enumerate(dojos):
+                dj = dj or {}
+                if dj.get("fighter"):
+                    st.fighter[p][d] = take(dj["fighter"])
+                    st.nseq += 1
+                    st.seq[st.fighter[p][d]] = st.nseq
+                for n in dj.get("equipment") or []:
+                    e = take(n)
+                    st.equip[p][d].append(e)
+                    st.nseq += 1
+                    st.seq[e] = st.nseq
+                st.combos[p][d] = [take(n) for n in dj.get("combos") or []]
+            for n in pl.get("used") or []:
+                cid = next((c for c in self._cards_in_play(st, p) if info[c].name == n), None)
+                if cid is None:
+                    raise ValueError(f"{n!r} is not in play for player {p}")
+                st.used.append(cid)
+        st.discard = [take(n) for n in setup.get("discard") or []]
+        tops = setup.get("decks") or {}
+        top = {lv: [take(n) for n in tops.get(lv) or tops.get(str(lv)) or []] for lv in range(1, 6)}
+        left = {c for ids in pool.values() for c in ids}
+        for lv in range(1, 6):
+            rest = [c for c in box.levels[lv] if c in left]
+            _shuffle(rng, rest)
+            st.decks[lv] = rest + top[lv][::-1]
+        st.sdeck = [c for c in box.sensei if c in left]
+        _shuffle(rng, st.sdeck)
+        phase = setup.get("phase", "field")
+        if phase == "draft":
+            st.dstep = 0
+            self._draft_flow(st)
+        elif phase == "field":
+            st.phase = FIELD
+        else:
+            raise ValueError(f"unknown scenario phase {phase!r} (field or draft)")
+        return st
+
+    @staticmethod
+    def _last_round(st):
+        if st.last is None:
+            return None
+        res, powers, rw, kod = st.last
+        info = st.box.info
+        return {
+            "results": {f"p{p}": [RESULT_NAMES[r] for r in res[p]] for p in (0, 1)},
+            "powers": {f"p{p}": list(powers[p]) for p in (0, 1)},
+            "winner": rw if rw >= 0 else "draw",
+            "knocked_out": {f"p{p}": sorted(info[c].name for c in kod[p]) for p in (0, 1)},
+        }
+
+    @staticmethod
+    def _cards_in_play(st, p):
+        out = [f for f in st.fighter[p] if f >= 0]
+        for d in R3:
+            out.extend(st.equip[p][d])
+        if st.sensei[p] >= 0:
+            out.append(st.sensei[p])
+        return out
+
+    def parse_action(self, state, spec):
+        if isinstance(spec, str):
+            return (spec.strip(),)
+        if isinstance(spec, (list, tuple)):
+            return tuple(spec)
+        raise ValueError(f"an action is a list like [field, Tree Frog, 1] or a word, got {spec!r}")
+
+    def observe(self, st) -> dict:
+        info = st.box.info
+        neut = self._neut(st)
+        fight, home = self._board(st, neut)
+
+        def names(ids):
+            return sorted(info[c].name for c in ids)
+
+        out = {
+            "round": st.round,
+            "phase": PHASE_NAMES[st.phase],
+            "to_move": self.current_player(st),
+            "starting": st.start,
+            "first": st.first,
+            "scores": list(st.score),
+            "over": st.phase == OVER,
+            "winner": (st.result if st.result >= 0 else "draw" if st.result == DRAWN else None),
+            "passed": list(st.passed),
+            "pending": PENDING_NAMES[st.pend[0][0]] if st.pend else None,
+            "discard": names(st.discard),
+            "decks": {lv: len(st.decks[lv]) for lv in range(1, 6)},
+            "deck_tops": {lv: (info[st.decks[lv][-1]].name if st.decks[lv] else None)
+                          for lv in range(1, 6)},
+            "last_round": self._last_round(st),
+        }
+        for p in (0, 1):
+            o = 1 - p
+            dojos = {}
+            powers = []
+            for d in R3:
+                f = st.fighter[p][d]
+                a = fight[p][d]
+                pw = (self._power(st, p, d, a, home[p][d], fight[o][d], neut) if a >= 0 else None)
+                powers.append(pw)
+                cards = ([f] if f >= 0 else []) + st.equip[p][d]
+                dojos[d + 1] = {
+                    "fighter": info[f].name if f >= 0 else None,
+                    "equipment": [info[e].name for e in st.equip[p][d]],
+                    "combos": [info[c].name for c in st.combos[p][d]],
+                    "fighting": info[a].name if a >= 0 else None,
+                    "power": pw,
+                    "knockout": (self._has_ko(st, p, d, a, home[p][d], neut) if a >= 0 else False),
+                    "neutralized": names(c for c in cards if c in neut),
+                }
+            s = st.sensei[p]
+            out[f"p{p}"] = {
+                "hand": names(st.hand[p]),
+                "hand_size": len(st.hand[p]),
+                "knockout": names(st.ko[p]),
+                "sensei": info[s].name if s >= 0 else None,
+                "draft": names(st.draft[p]),
+                "dojos": dojos,
+                "powers": powers,
+            }
+        return out
