@@ -27,8 +27,17 @@ def _colour(canvas, colour, fill: bool) -> None:
         canvas.setStrokeColorRGB(r / 255, g / 255, b / 255, alpha=a / 255)
 
 
-def draw_face(canvas, face: Face, left: float, top: float, clip: str = "bleed",
-              mirror: bool = False) -> None:
+def _set_paint(canvas, item) -> tuple[int, int]:
+    """Set fill and stroke for a shape; returns ReportLab's (stroke, fill) flags."""
+    if item.fill:
+        _colour(canvas, item.fill, True)
+    if item.stroke:
+        _colour(canvas, item.stroke, False)
+        canvas.setLineWidth(item.stroke_width * MM)
+    return int(bool(item.stroke)), int(bool(item.fill))
+
+
+def draw_face(canvas, face: Face, left: float, top: float, clip: str = "bleed") -> None:
     """Draw `face` with its trim box's top-left corner at (left, top) in points (PDF y grows up).
 
     clip: "bleed" keeps the bleed, "trim" cuts the face at the trim line, "none" draws all.
@@ -50,17 +59,12 @@ def draw_face(canvas, face: Face, left: float, top: float, clip: str = "bleed",
 
     for item in face.items:
         if isinstance(item, Rect):
-            if item.fill:
-                _colour(canvas, item.fill, True)
-            if item.stroke:
-                _colour(canvas, item.stroke, False)
-                canvas.setLineWidth(item.stroke_width * MM)
+            stroke, fill = _set_paint(canvas, item)
             args = (X(item.x), Y(item.y + item.h), item.w * MM, item.h * MM)
             if item.radius > 0:
-                canvas.roundRect(*args, item.radius * MM, stroke=int(bool(item.stroke)),
-                                 fill=int(bool(item.fill)))
+                canvas.roundRect(*args, item.radius * MM, stroke=stroke, fill=fill)
             else:
-                canvas.rect(*args, stroke=int(bool(item.stroke)), fill=int(bool(item.fill)))
+                canvas.rect(*args, stroke=stroke, fill=fill)
         elif isinstance(item, Run):
             register_font(item.font_name, item.font)
             _colour(canvas, item.colour, True)
@@ -71,33 +75,38 @@ def draw_face(canvas, face: Face, left: float, top: float, clip: str = "bleed",
             canvas.setLineWidth(item.width * MM)
             canvas.line(X(item.x1), Y(item.y1), X(item.x2), Y(item.y2))
         elif isinstance(item, Ellipse):
-            if item.fill:
-                _colour(canvas, item.fill, True)
-            if item.stroke:
-                _colour(canvas, item.stroke, False)
-                canvas.setLineWidth(item.stroke_width * MM)
+            stroke, fill = _set_paint(canvas, item)
             canvas.ellipse(X(item.x), Y(item.y + item.h), X(item.x + item.w), Y(item.y),
-                           stroke=int(bool(item.stroke)), fill=int(bool(item.fill)))
+                           stroke=stroke, fill=fill)
         elif isinstance(item, Polygon):
-            if item.fill:
-                _colour(canvas, item.fill, True)
-            if item.stroke:
-                _colour(canvas, item.stroke, False)
-                canvas.setLineWidth(item.stroke_width * MM)
+            stroke, fill = _set_paint(canvas, item)
             path = canvas.beginPath()
             first, *rest = item.points
             path.moveTo(X(first[0]), Y(first[1]))
             for x, y in rest:
                 path.lineTo(X(x), Y(y))
             path.close()
-            canvas.drawPath(path, stroke=int(bool(item.stroke)), fill=int(bool(item.fill)))
+            canvas.drawPath(path, stroke=stroke, fill=fill)
         elif isinstance(item, Picture):
-            from reportlab.lib.utils import ImageReader
+            _draw_picture(canvas, item, X(item.x), Y(item.y + item.h))
+    canvas.restoreState()
 
-            reader = _IMAGES.get(item.path)
-            if reader is None:
-                reader = _IMAGES[item.path] = ImageReader(item.path)
-            anchor = "c"
-            canvas.drawImage(reader, X(item.x), Y(item.y + item.h), item.w * MM, item.h * MM,
-                             preserveAspectRatio=item.fit == "contain", anchor=anchor, mask="auto")
+
+def _draw_picture(canvas, item: Picture, left: float, bottom: float) -> None:
+    """Like the PNG painter: `contain` fits the image inside the box, `cover` fills it and crops."""
+    from reportlab.lib.utils import ImageReader
+
+    reader = _IMAGES.get(item.path)
+    if reader is None:
+        reader = _IMAGES[item.path] = ImageReader(item.path)
+    iw, ih = reader.getSize()
+    bw, bh = item.w * MM, item.h * MM
+    scale = (max if item.fit == "cover" else min)(bw / iw, bh / ih)
+    w, h = iw * scale, ih * scale
+    canvas.saveState()
+    if item.fit == "cover":
+        path = canvas.beginPath()
+        path.rect(left, bottom, bw, bh)
+        canvas.clipPath(path, stroke=0, fill=0)
+    canvas.drawImage(reader, left + (bw - w) / 2, bottom + (bh - h) / 2, w, h, mask="auto")
     canvas.restoreState()
