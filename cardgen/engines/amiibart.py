@@ -1,0 +1,2034 @@
+"""Amiibart TCG reference engine: two players, five slots each, the whole deck in hand.
+
+Card texts are read once by the grammar in `amiibart_parts/grammar.py` into effect programs, so a
+new card written in the same words just works; `unsupported_cards()` lists any text it cannot read.
+
+Turn structure. A coin flip (`state.rng`) picks the first player. Each player's first turn is turn
+one: their two Powers come into play and they put 3 fighters into empty slots for free (nothing
+else; "When played" abilities and Passive Powers still trigger); the turn ends by itself after the
+third. Later turns: Energy is 10; any number of actions in any order, then `end`.
+
+Resolution. An action queues jobs (an effect program, an attack step, a pick...) that run in
+order; a trigger met while a job runs is queued at the front (it resolves next), except deaths,
+whose triggers go to the back: during an attack that is step 8, after steps 1-7. A job that needs
+a choice (a triggered target, a Forge option, a card to return) stops the queue and asks its
+owner, who may be the player whose turn it is not. When nothing in play reacts to attacks, an
+attack skips the empty steps and only deals its damage (step 5).
+
+Actions (tuples of ints; `t` is a fighter position, player * 5 + slot index 0..4, -1 for none):
+  (0,)                    end the turn
+  (1, card, slot)         play a fighter card from hand into an empty slot (0..4)
+  (2, card, t1, t2)       cast a spell (a Hazard goes into play; t1/t2 the spell's targets in order)
+  (3, power, t1, t2)      use Active Power number `power` (0 or 1, in deck order)
+  (4, slot, attack, t)    the fighter in `slot` attacks: attack 0 = basic, 1/2 = its special attacks;
+                          t = the opposing slot (0..4) or -1 for an attack that targets nobody
+  (5, card)               play a Stage
+  (9, option)             answer a pending choice (a triggered target, a Forge option, a card from
+                          the discard pile, a Hazard): option = fighter position 0..9,
+                          100 + card id (Hazard), 200 + card id (discard card), 300 + i (Forge option
+                          i), 999 (done, for "up to" picks)
+Cards are numbered by their position in `engine.names`.
+
+Scenario forms (YAML). Players are `A` (player 0) and `B` (player 1); slots are 1..5.
+  setup:
+    turn: A                   # whose turn it is (default A), in its main phase
+    turn_one: true            # optional: that player is in turn one instead (3 free fighters)
+    energy: 10                # that player's Energy left (default 10)
+    A:                        # and B: the same keys
+      hand: {Gentle Light: 1}             # cards not played yet (default: none)
+      powers: [Morning Prayer, Heavy Armor]   # default: no Powers
+      slots: {1: Dawn Squire, 2: {card: Gloom Bat, health: 100, attack: 300, fresh: true,
+              attacked: true, keywords: [Block], poison: 100, bound: true}}
+      hazards: [Caltrops]     stage: Iron Bastion      discard: [Flare Shot]
+      death_tokens: 2         stall: 2 (turns in a row without acting)   played: 1 (fighters this turn)
+      empty_start: true       (began this turn with no fighter)          power_used: true
+  actions: a list of
+    end
+    {play: Signal Jammer, slot: 2}
+    {cast: Gentle Light, target: A1, target2: B3}       (hazards and untargeted spells: no target)
+    {stage: Iron Bastion}
+    {power: Morning Prayer, target: A1, target2: B2}
+    {attack: A1, with: basic | <special attack name>, target: B2}   (no target for untargeted ones)
+    {choose: B2} | {choose: <card name>} (a Hazard or a discard card) | {choose: "forge 1"} (1-based)
+    | {choose: done}
+  Powers are in play for both players; nothing triggers when the position is set up.
+  observe(state) gives:
+    {turn: A|B|null, over, winner: A|B|null,
+     reason: null | death tokens | no fighters | no cards and no fighters | stalled,
+     pending: null | {player, options: [...]},          (options named as `choose` takes them)
+     A: {death_tokens, energy, hand: {name: n}, discard: [...], void: [...], hazards: [...],
+         stage, stall, powers: [...],
+         slots: {1: null | {name, attack, health, max_health, keywords: [...], token, bound,
+                            fresh, attacked, ward, poison, stunned}, ...}},
+     B: {...}}
+"""
+
+from __future__ import annotations
+
+import random
+
+from cardgen.engines.amiibart_parts.grammar import (
+    BLOCK,
+    COMBAT_KW,
+    EV_AFTER_ATTACKED,
+    EV_AFTER_ATTACKS,
+    EV_ATTACK_KILLS,
+    EV_ATTACKED,
+    EV_ATTACKS,
+    EV_DIES,
+    EV_END,
+    EV_FRIEND_AFTER_ATTACKED,
+    EV_FRIEND_AFTER_ATTACKS,
+    EV_FRIEND_ATTACKS,
+    EV_FRIEND_DIED_AFTER,
+    EV_FRIEND_DIES,
+    EV_HAZARD_RESOLVES,
+    EV_OPP_ATTACKS,
+    EV_OPP_ATTACKS_BLOCK,
+    EV_OPP_CAST,
+    EV_OPP_DIES,
+    EV_OPP_HEALED,
+    EV_OPP_PLAY,
+    EV_OPP_PLAY_AFTER,
+    EV_OPP_PLAY_SECOND,
+    EV_OPP_POWER,
+    EV_OPP_SPECIAL,
+    EV_PLAYED,
+    EV_START,
+    EV_SUMMON,
+    EV_WOULD_DIE,
+    EV_YOU_CAST,
+    EV_YOU_FORGE,
+    EV_YOU_PLAY,
+    F_ADJ,
+    F_BLOCK,
+    F_DAMAGED,
+    F_HPMAX,
+    F_NOBLOCK,
+    F_NONTOKEN,
+    F_OTHER,
+    FRIEND,
+    HAZARD_EVENTS,
+    HAZARD_ONLY,
+    INSTAKILL,
+    K_ADJ_ATK_TARGET,
+    K_ATK_TARGET,
+    K_ATTACKER,
+    K_EACH,
+    K_EVENT,
+    K_RANDOM,
+    K_REF,
+    K_SAME_SLOT,
+    K_SELF,
+    K_TARGET,
+    KW_BITS,
+    LIFESTEAL,
+    SELF_EVENTS,
+    SWIFT,
+    VOID,
+    Attack,
+    Program,
+    Unsupported,
+    parse_program,
+    parse_static,
+    parse_trigger,
+    split_trigger,
+)
+from cardgen.engines.base import Engine, IllegalAction, Setup
+
+T_FIGHTER, T_SPELL, T_STAGE, T_POWER, T_TOKEN = range(5)
+_TYPES = {"fighter": T_FIGHTER, "spell": T_SPELL, "stage": T_STAGE, "power": T_POWER, "token": T_TOKEN}
+
+# Jobs waiting in state.queue (tuples; the first item says which).
+J_FX, J_ASTEP, J_PLAYED, J_CAST, J_PICKD, J_FORGE, J_PICKH, J_ENDTRIG, J_HAZRES, J_SUMMONED = range(10)
+
+END = (0,)
+NONE_REF = None
+O_HAZ, O_DISC, O_FORGE, O_DONE = 100, 200, 300, 999
+SIDE = "AB"
+
+
+class CardInfo:
+    """Precomputed rules of one card (indexed by card id)."""
+
+    __slots__ = ("id", "name", "type", "elem", "stars", "energy", "atk", "hp", "kw", "void",
+                 "hazard", "active", "body", "forge", "attacks", "trig", "evs", "statics",
+                 "aura", "grant", "dr_all", "dr_atk", "cover", "dr_block", "dr_elem", "cap",
+                 "spell_disc", "ign", "would_die", "forge_two", "hazard_ev", "token", "value")
+
+    def __init__(self, cid, card):
+        self.id = cid
+        self.name = card.name
+        self.type = _TYPES[card.type]
+        f = card.fields
+        self.elem = f.get("element")
+        self.stars = int(f.get("stars") or 0)
+        self.energy = int(f.get("energy") or 0)
+        self.atk = int(f.get("attack") or 0)
+        self.hp = int(f.get("health") or 0)
+        kw = 0
+        for k in f.get("keywords") or []:
+            kw |= KW_BITS.get(k, 0)
+        self.kw = kw & COMBAT_KW
+        self.void = bool(kw & VOID)
+        self.hazard = bool(f.get("hazard"))
+        self.active = f.get("mode") == "active"
+        self.body = None          # a spell's or Active Power's program
+        self.forge = []           # Forge options (programs)
+        self.attacks = []
+        self.trig = {}            # event -> [(elem filter, non-token filter, program)]
+        self.evs = 0              # bit set of events listened to
+        self.statics = []
+        self.aura = None
+        self.grant = []
+        self.dr_all = self.dr_atk = self.cover = 0
+        self.dr_block = 0
+        self.dr_elem = None
+        self.cap = 0
+        self.spell_disc = 0
+        self.ign = False
+        self.would_die = None
+        self.forge_two = False
+        self.hazard_ev = -1
+        self.token = self.type == T_TOKEN
+        self.value = self.atk + self.hp
+
+
+class Fighter:
+    """A fighter in a slot. kw: its keywords (printed or gained for good); tkw: this turn only;
+    nkw: until the start of its owner's next turn."""
+
+    __slots__ = ("uid", "card", "token", "elem", "atk", "hp", "maxhp", "kw", "tkw", "nkw", "tmp",
+                 "bound", "ign", "ward", "poison", "burn", "stun", "noatk", "fresh", "done",
+                 "doomed")
+
+    def copy(self):
+        g = Fighter.__new__(Fighter)
+        g.uid, g.card, g.token, g.elem = self.uid, self.card, self.token, self.elem
+        g.atk, g.hp, g.maxhp, g.kw, g.tkw, g.nkw, g.tmp = (self.atk, self.hp, self.maxhp, self.kw,
+                                                           self.tkw, self.nkw, self.tmp)
+        g.bound, g.ign, g.ward, g.poison, g.burn, g.stun = (self.bound, self.ign, self.ward,
+                                                             self.poison, self.burn, self.stun)
+        g.noatk, g.fresh, g.done, g.doomed = self.noatk, self.fresh, self.done, self.doomed
+        return g
+
+
+class Player:
+    __slots__ = ("hand", "deck", "total", "discard", "void", "slots", "hazards", "stage", "powers",
+                 "on", "used", "tokens", "energy", "played", "stall", "acted", "empty", "turns",
+                 "disc", "nh", "pg", "pev", "dd")
+
+    def copy(self):
+        q = Player.__new__(Player)
+        q.hand = self.hand[:]
+        q.deck, q.total, q.powers, q.nh, q.pg, q.pev, q.dd = (
+            self.deck, self.total, self.powers, self.nh, self.pg, self.pev, self.dd)
+        q.discard = self.discard[:]
+        q.void = self.void[:]
+        q.slots = [None if f is None else f.copy() for f in self.slots]
+        q.hazards = self.hazards[:]
+        q.stage, q.on, q.used, q.tokens, q.energy = self.stage, self.on, self.used, self.tokens, self.energy
+        q.played, q.stall, q.acted, q.empty, q.turns, q.disc = (self.played, self.stall, self.acted,
+                                                               self.empty, self.turns, self.disc)
+        return q
+
+
+class State:
+    __slots__ = ("p", "cur", "turn", "rng", "queue", "pending", "over", "win", "uid", "atk",
+                 "ending", "legal", "dirty", "kill_side", "heal_amt", "flag", "first", "acc",
+                 "reason")
+
+
+class AmiibartEngine(Engine):
+    game_id = "amiibart"
+    max_actions = 3000
+    keywords = frozenset(KW_BITS)
+
+    def __init__(self, game):
+        super().__init__(game)
+        tables = game.tables
+        self.energy_per_turn = int(_val(tables.get("energy_per_turn"), 10))
+        self.nslots = int(_val(tables.get("slots"), 5))
+        self.lose_tokens = int(_val(tables.get("death_tokens_to_lose"), 5))
+        self.stall_turns = int(_val(tables.get("stall_turns"), 3))
+        self.per_turn = int(_val(tables.get("fighters_per_turn"), 2))
+        self.fighter_cost = int(_val(tables.get("fighter_play_cost"), 1))
+        self.opening = int(_val(tables.get("opening"), 3, "fighters"))
+        self.names = list(game.cards)
+        self.ids = {n: i for i, n in enumerate(self.names)}
+        tokens = {c.name: c for c in game.cards.values() if c.type == "token"}
+        self.ci = [CardInfo(i, game.cards[n]) for i, n in enumerate(self.names)]
+        self._unsupported = {}
+        for ci in self.ci:
+            try:
+                self._compile(ci, game.cards[ci.name], tokens)
+            except Unsupported as exc:
+                self._unsupported[ci.name] = str(exc)
+        self.grant_cards = frozenset(ci.id for ci in self.ci if ci.grant)
+        self.T = [ci.type for ci in self.ci]
+        self.EN = [ci.energy for ci in self.ci]
+        self.HZ = [ci.hazard for ci in self.ci]
+        self.EVS = [ci.evs for ci in self.ci]
+        # Spell targets (None for a Hazard) and every action tuple, made once; `...m` tables are
+        # indexed by a bit mask of slots (bit i = slot i).
+        self.TS = [None if ci.hazard or ci.body is None else ci.body.tsel for ci in self.ci]
+        # a Spell whose first effect returns cards from the discard pile (it needs one there)
+        self.RD = [ci.body.effs[0] if ci.body is not None and ci.body.effs
+                   and ci.body.effs[0][0] == "ret_discard" else None for ci in self.ci]
+        n = len(self.ci)
+        masks = range(32)
+
+        def slots_of(m):
+            return [i for i in range(5) if m & (1 << i)]
+
+        self._playm = [[tuple((1, c, i) for i in slots_of(m)) for m in masks] for c in range(n)]
+        self._cast0 = [(2, c, -1, -1) for c in range(n)]
+        self._castm = [[[tuple((2, c, side * 5 + i, -1) for i in slots_of(m)) for m in masks]
+                        for side in (0, 1)] if self.TS[c] and len(self.TS[c]) == 1 else None
+                       for c in range(n)]
+        self._stage = [(5, c) for c in range(n)]
+        self._atkm = [[tuple((4, i, ai, t) for t in slots_of(m)) for m in masks] + [(4, i, ai, -1)]
+                      for i in range(5) for ai in range(3)]
+        self.fighter_grants = any(ci.grant for ci in self.ci if ci.type in (T_FIGHTER, T_TOKEN))
+        self.aura_cards = frozenset(ci.id for ci in self.ci if ci.aura)
+        self.disc_cards = frozenset(ci.id for ci in self.ci if ci.spell_disc)
+
+    # -- reading the cards ---------------------------------------------------------------------
+    def _compile(self, ci: CardInfo, card, tokens):
+        f = card.fields
+        fighter = ci.type in (T_FIGHTER, T_TOKEN)
+        for ab in f.get("abilities") or []:
+            self._ability(ci, ab["text"], fighter, tokens, "ability")
+        for rec in f.get("attacks") or []:
+            ci.attacks.append(Attack(rec, tokens))
+        for opt in f.get("forge") or []:
+            ci.forge.append(parse_program(opt, "forge", fighter, tokens))
+        text = f.get("text")
+        if ci.type == T_SPELL:
+            if ci.hazard:
+                body = text.strip()
+                if not body.startswith("Hazard. "):
+                    raise Unsupported("a Hazard's text starts with 'Hazard.'")
+                head, rest = split_trigger(body[len("Hazard. "):])
+                if head is None:
+                    raise Unsupported("a Hazard needs a trigger")
+                ev, elem, nontoken = parse_trigger(head)
+                if ev not in HAZARD_EVENTS:
+                    raise Unsupported(f"a Hazard cannot wait for {head!r}")
+                prog = parse_program(rest, "hazard", False, tokens)
+                if ev in (EV_OPP_CAST, EV_OPP_POWER, EV_OPP_HEALED, EV_OPP_SPECIAL) and prog.tsel:
+                    raise Unsupported("a Hazard that resolves before an action cannot choose targets")
+                for e in prog.effs:
+                    if e[0] in _HAZARD_OPS and ev not in _HAZARD_OPS[e[0]]:
+                        raise Unsupported(f"{head!r} cannot be answered that way")
+                    if e[0] in ("forge", "forge_two"):
+                        raise Unsupported("a Hazard has no Forge options")
+                ci.trig.setdefault(ev, []).append((elem, nontoken, prog))
+                ci.evs |= 1 << ev
+                ci.hazard_ev = ev
+            else:
+                ci.body = parse_program(text, "spell", False, tokens)
+                ops = [e[0] for e in ci.body.effs]
+                if "forge" in ops and (ops != ["forge"] or not ci.forge):
+                    raise Unsupported("a Forge spell reads 'Forge: apply one of this card's Forge "
+                                      "options' and has Forge options")
+        elif ci.type == T_STAGE:
+            self._ability(ci, text, False, tokens, "stage")
+        elif ci.type == T_POWER:
+            if ci.active:
+                ci.body = parse_program(text, "power", False, tokens)
+                if any(e[0] in ("forge", "forge_two") for e in ci.body.effs):
+                    raise Unsupported("a Power has no Forge options")
+            else:
+                self._ability(ci, text, False, tokens, "power")
+        if (ci.forge and not any(e[0] == "forge" for e in (ci.body.effs if ci.body else ()))
+                and ci.type == T_SPELL):
+            raise Unsupported("Forge options but no Forge text")
+
+    def _ability(self, ci, text, fighter, tokens, ctx):
+        head, rest = split_trigger(text)
+        if head is None:
+            st = parse_static(text, fighter)
+            ci.statics.append(st)
+            kind = st[0]
+            if kind == "aura":
+                ci.aura = (st[1], st[2])
+            elif kind == "grant":
+                ci.grant.append((st[1], st[2]))
+            elif kind == "dr":
+                _, who, elem, n, attacks = st
+                if who == "self":
+                    if attacks:
+                        ci.dr_atk += n
+                    else:
+                        ci.dr_all += n
+                elif who == "adj":
+                    ci.cover += n
+                elif who == "block":
+                    ci.dr_block += n
+                else:
+                    ci.dr_elem = (elem, n)
+                if who in ("adj", "block", "elem") and not attacks:
+                    raise Unsupported("only 'from attacks' is read for other fighters")
+                if who in ("block", "elem") and fighter:
+                    raise Unsupported("a fighter cannot protect every friendly fighter")
+            elif kind == "cap":
+                ci.cap = st[1]
+            elif kind == "spell_discount":
+                ci.spell_disc += st[1]
+            elif kind == "ignore_block":
+                ci.ign = True
+            return
+        ev, elem, nontoken = parse_trigger(head)
+        if ev in HAZARD_ONLY:
+            raise Unsupported(f"only a Hazard may wait for {head!r}")
+        if ev in SELF_EVENTS and not fighter:
+            raise Unsupported(f"{head!r} on a card that is no fighter")
+        prog = parse_program(rest, ctx, fighter, tokens)
+        if ev == EV_WOULD_DIE:
+            if len(prog.effs) != 1 or prog.effs[0][0] != "update" or not rest.startswith("instead"):
+                raise Unsupported("'would die' reads only 'instead Update it into ...'")
+            ci.would_die = prog
+            return
+        if ev == EV_YOU_FORGE:
+            if [e[0] for e in prog.effs] != ["forge_two"]:
+                raise Unsupported("'Whenever you play a card with Forge' reads only 'apply two'")
+            ci.forge_two = True
+            return
+        if any(e[0] in ("wither", "cancel", "nullify", "null_attack", "forge_two", "forge")
+               for e in prog.effs):
+            raise Unsupported("that effect only exists on a Hazard or a Forge card")
+        ci.trig.setdefault(ev, []).append((elem, nontoken, prog))
+        ci.evs |= 1 << ev
+
+    def unsupported_cards(self):
+        return dict(self._unsupported)
+
+    # -- setups --------------------------------------------------------------------------------
+    def setups(self, decks=None):
+        from cardgen.model import load_deck
+        if not decks:
+            decks = sorted((self.game.folder / "decks").glob("*.yaml"))
+        specs = []
+        for d in decks:
+            if isinstance(d, dict):
+                specs.append(d)
+                continue
+            deck = d if hasattr(d, "entries") else load_deck(d)
+            cards = {}
+            for e in deck.entries:
+                if e.card is not None and isinstance(e.count, int) and e.count > 0:
+                    cards[e.name] = cards.get(e.name, 0) + e.count
+            specs.append({"name": deck.name, "powers": list(deck.fields.get("powers") or []),
+                          "cards": cards})
+        out = []
+        for i in range(len(specs)):
+            for j in range(i + 1, len(specs)):
+                a, b = specs[i], specs[j]
+                out.append(Setup(f"{a['name']} vs {b['name']}", [a["name"], b["name"]],
+                                 {"decks": [a, b]}))
+        if len(specs) == 1:
+            out.append(Setup(f"{specs[0]['name']} mirror", [specs[0]["name"]] * 2,
+                             {"decks": [specs[0], specs[0]]}))
+        return out
+
+    def _new_player(self, hand_counts: dict, powers) -> Player:
+        pl = Player.__new__(Player)
+        pl.hand = [0] * len(self.names)
+        for name, n in hand_counts.items():
+            pl.hand[self.ids[name]] += n
+        pl.deck = tuple(sorted(self.ids[n] for n in hand_counts))
+        pl.total = sum(hand_counts.values())
+        pl.discard, pl.void = [], []
+        pl.slots = [None] * self.nslots
+        pl.hazards = []
+        pl.stage = -1
+        pl.powers = tuple(self.ids[n] for n in powers)
+        pl.nh = sum(pl.hand)
+        pl.pg = any(c in self.grant_cards for c in pl.powers)
+        pl.dd = any(c in self.disc_cards for c in pl.deck + pl.powers)
+        pl.pev = 0
+        for c in pl.powers:
+            pl.pev |= self.ci[c].evs
+        pl.on = pl.used = False
+        pl.tokens = pl.energy = pl.played = pl.stall = pl.turns = pl.disc = 0
+        pl.acted = pl.empty = False
+        return pl
+
+    def _blank(self, rng) -> State:
+        s = State.__new__(State)
+        s.rng = rng
+        s.queue, s.pending, s.over, s.win, s.uid, s.atk = [], None, False, None, 0, None
+        s.ending, s.legal, s.dirty, s.kill_side, s.heal_amt, s.flag = False, None, False, -1, 0, 0
+        s.acc = 0
+        s.reason = None
+        s.turn = 1
+        return s
+
+    def initial_state(self, setup: Setup, rng: random.Random):
+        s = self._blank(rng)
+        decks = setup.options["decks"]
+        s.p = [self._new_player(d["cards"], d["powers"]) for d in decks]
+        s.first = s.cur = rng.getrandbits(1)       # the coin flip
+        self._start_turn(s, s.cur)
+        self._run(s)
+        return s
+
+    # -- the match -----------------------------------------------------------------------------
+    def current_player(self, s) -> int:
+        if s.over:
+            return -1
+        if s.pending is not None:
+            return s.pending[0]
+        return s.cur
+
+    def first_player(self, s) -> int:
+        return s.first
+
+    def is_over(self, s) -> bool:
+        return s.over
+
+    def winner(self, s):
+        return s.win
+
+    def clone(self, s):
+        c = State.__new__(State)
+        c.p = [s.p[0].copy(), s.p[1].copy()]
+        c.cur, c.turn, c.first = s.cur, s.turn, s.first
+        r = random.Random.__new__(random.Random)
+        r.setstate(s.rng.getstate())
+        c.rng = r
+        c.queue = s.queue[:]
+        c.pending, c.over, c.win, c.uid = s.pending, s.over, s.win, s.uid
+        c.atk = None if s.atk is None else s.atk[:]
+        c.ending, c.legal, c.dirty, c.kill_side = s.ending, None, s.dirty, s.kill_side
+        c.heal_amt, c.flag, c.acc, c.reason = s.heal_amt, s.flag, s.acc, s.reason
+        return c
+
+    def legal_actions(self, s):
+        acts = s.legal
+        if acts is not None:
+            return acts
+        if s.over:
+            s.legal = []
+            return s.legal
+        if s.pending is not None:
+            s.legal = [(9, o) for o in s.pending[1]]
+            return s.legal
+        p = s.cur
+        pl = s.p[p]
+        T = self.T
+        hand = pl.hand
+        slots = pl.slots
+        emask = 0
+        for i in _R5:
+            if slots[i] is None:
+                emask |= _BIT[i]
+        PLAY = self._playm
+        if pl.turns == 1:
+            acts = []
+            if emask:
+                for c in pl.deck:
+                    if hand[c] and T[c] == T_FIGHTER:
+                        acts += PLAY[c][emask]
+            s.legal = acts or [END]
+            return s.legal
+        acts = [END]
+        e = pl.energy
+        canplay = emask and pl.played < self.per_turn and e >= self.fighter_cost
+        disc = -1
+        opp = s.p[1 - p]
+        oslots = opp.slots
+        tmask = 0
+        for i in _R5:
+            if oslots[i] is not None:
+                tmask |= _BIT[i]
+        masks = None
+        EN = self.EN
+        for c in pl.deck:
+            if not hand[c]:
+                continue
+            t = T[c]
+            if t == T_FIGHTER:
+                if canplay:
+                    acts += PLAY[c][emask]
+            elif t == T_SPELL:
+                if disc < 0:
+                    disc = self._spell_disc(pl)
+                if EN[c] - disc > e:
+                    continue
+                tsel = self.TS[c]
+                if tsel is None:                     # a Hazard
+                    if c not in pl.hazards:
+                        acts.append(self._cast0[c])
+                    continue
+                if not tsel:
+                    eff = self.RD[c]
+                    if eff is None or self._discard_opts(pl, eff):
+                        acts.append(self._cast0[c])
+                    continue
+                sel = tsel[0]
+                if len(tsel) == 1 and not (sel.flags or sel.elem):
+                    acts += self._castm[c][p if sel.side == FRIEND else 1 - p][
+                        (31 ^ emask) if sel.side == FRIEND else tmask]
+                    continue
+                if masks is None:
+                    masks = self._plain(p, emask, tmask)
+                self._targeted(s, p, (2, c), tsel, acts, masks)
+            elif t == T_STAGE and EN[c] <= e:
+                acts.append(self._stage[c])
+        if not pl.used and pl.on:
+            for i, pw in enumerate(pl.powers):
+                info = self.ci[pw]
+                if info.active and info.energy <= e:
+                    body = info.body
+                    if body.effs and body.effs[0][0] == "ret_discard" and not self._discard_opts(
+                            pl, body.effs[0]):
+                        continue
+                    if masks is None:
+                        masks = self._plain(p, emask, tmask)
+                    self._targeted(s, p, (3, i), body.tsel, acts, masks)
+        if not tmask:
+            s.legal = acts
+            return acts
+        bmask = -1
+        ci = self.ci
+        swift = 0
+        ATK = self._atkm
+        for i in _R5:
+            f = slots[i]
+            if f is None or f.done or f.noatk:
+                continue
+            if f.fresh:
+                if swift == 0:
+                    swift = self._grant_bits(pl)
+                k = f.kw | f.tkw | f.nkw
+                if swift:
+                    k |= swift.get(f.elem, 0)
+                if not k & SWIFT:
+                    continue
+            if bmask < 0:
+                g = self._grant_bits(opp) if self.grant_cards else None
+                bmask = 0
+                for j in _R5:
+                    h = oslots[j]
+                    if h is not None and ((h.kw | h.tkw | h.nkw) & BLOCK or
+                                          (g and g.get(h.elem, 0) & BLOCK)):
+                        bmask |= _BIT[j]
+            info = ci[f.card]
+            ign = f.ign or (info.ign and not f.bound)
+            tl = tmask if (ign or not bmask) else bmask
+            acts += ATK[i * 3][tl]
+            for ai, atk in enumerate(info.attacks, 1):
+                if atk.energy > e:
+                    continue
+                row = ATK[i * 3 + ai]
+                if not atk.targeted:
+                    acts.append(row[32])
+                    continue
+                al = tmask if (ign or atk.ignore_block or not bmask) else bmask
+                mh = atk.max_hp
+                if mh:
+                    acts += [a for a in row[al] if oslots[a[3]].hp <= mh]
+                else:
+                    acts += row[al]
+        s.legal = acts
+        return acts
+
+    def _plain(self, p, emask, tmask):
+        """Fighter positions of each side (for targets without a filter), by FRIEND / OPP."""
+        mine = [p * 5 + i for i in _R5 if not emask & _BIT[i]]
+        theirs = [(1 - p) * 5 + i for i in _R5 if tmask & _BIT[i]]
+        return (mine, theirs)
+
+    def _targeted(self, s, p, head, tsel, acts, plain):
+        if not tsel:
+            acts.append(head + (-1, -1))
+            return
+        sel = tsel[0]
+        c1 = plain[sel.side] if not (sel.flags or sel.elem) else self._cands(s, p, sel, None)
+        if not c1:
+            return
+        if len(tsel) == 1:
+            acts += [head + (t, -1) for t in c1]
+            return
+        sel = tsel[1]
+        c2 = (plain[sel.side] if not (sel.flags or sel.elem) else
+              self._cands(s, p, sel, None)) or [-1]
+        acts += [head + (t, u) for t in c1 for u in c2]
+
+    def apply(self, s, a):
+        legal = s.legal if s.legal is not None else self.legal_actions(s)
+        if a not in legal:
+            raise IllegalAction(f"{a!r} is not legal here")
+        s.legal = None
+        kind = a[0]
+        p = s.cur
+        pl = s.p[p]
+        if kind == 9:
+            self._choose(s, a[1])
+        elif kind == 4:
+            self._declare_attack(s, p, pl, a[1], a[2], a[3])
+        elif kind == 1:
+            self._play_fighter(s, p, pl, a[1], a[2])
+        elif kind == 0:
+            s.ending = True
+            s.queue.append((J_ENDTRIG, p))
+        elif kind == 2:
+            self._cast(s, p, pl, a[1], a[2], a[3])
+        elif kind == 3:
+            self._use_power(s, p, pl, a[1], a[2], a[3])
+        elif kind == 5:
+            self._play_stage(s, p, pl, a[1])
+        self._run(s)
+        return s
+
+    # -- player actions ------------------------------------------------------------------------
+    def _play_fighter(self, s, p, pl, c, slot):
+        info = self.ci[c]
+        pl.hand[c] -= 1
+        pl.nh -= 1
+        if pl.turns > 1:
+            pl.energy -= self.fighter_cost
+        pl.played += 1
+        pl.acted = True
+        f = self._new_fighter(s, c)
+        pl.slots[slot] = f
+        ref = (p, slot, f.uid)
+        q = s.queue
+        for _, _, prog in info.trig.get(EV_PLAYED, ()):
+            q.append((J_FX, p, prog, 0, ref, ref, ()))
+        if info.forge:
+            q.append((J_FORGE, p, c, ref, self._forge_count(s, p), 0))
+        q.append((J_PLAYED, p, ref, pl.played))
+
+    def _forge_count(self, s, p):
+        pl = s.p[p]
+        if pl.on:
+            for pw in pl.powers:
+                if self.ci[pw].forge_two:
+                    return 2
+        if pl.stage >= 0 and self.ci[pl.stage].forge_two:
+            return 2
+        return 1
+
+    def _cast(self, s, p, pl, c, t1, t2):
+        info = self.ci[c]
+        cost = info.energy - self._spell_disc(pl)
+        pl.disc = 0
+        pl.energy -= max(0, cost)
+        pl.hand[c] -= 1
+        pl.nh -= 1
+        pl.acted = True
+        q = s.queue
+        opp = 1 - p
+        s.flag = 0
+        if s.p[opp].hazards:
+            for h in self._hazards(s, opp, EV_OPP_CAST):
+                self._hazard_now(s, opp, h, None)
+                if s.over:
+                    return
+        if s.flag:          # cancelled: no effect, discarded
+            self._to_discard(pl, c)
+        elif info.hazard:
+            pl.hazards.append(c)
+        else:
+            self._to_discard(pl, c)
+            tg = tuple(_ref(s, t) for t in (t1, t2)[:len(info.body.tsel)])
+            if info.body.effs and info.body.effs[0][0] == "forge":
+                q.append((J_FORGE, p, c, None, self._forge_count(s, p), 0))
+            else:
+                q.append((J_FX, p, info.body, 0, None, None, tg))
+        q.append((J_CAST, p))
+
+    def _use_power(self, s, p, pl, i, t1, t2):
+        info = self.ci[pl.powers[i]]
+        pl.energy -= info.energy
+        pl.used = True
+        pl.acted = True
+        opp = 1 - p
+        s.flag = 0
+        if s.p[opp].hazards:
+            for h in self._hazards(s, opp, EV_OPP_POWER):
+                self._hazard_now(s, opp, h, None)
+                if s.over:
+                    return
+        if s.flag:
+            return
+        tg = tuple(_ref(s, t) for t in (t1, t2)[:len(info.body.tsel)])
+        s.queue.append((J_FX, p, info.body, 0, None, None, tg))
+        s.queue.extend(self._source_jobs(s, opp, EV_OPP_POWER, None, None))
+
+    def _play_stage(self, s, p, pl, c):
+        pl.energy -= self.ci[c].energy
+        pl.hand[c] -= 1
+        pl.nh -= 1
+        pl.acted = True
+        if pl.stage >= 0:
+            self._to_discard(pl, pl.stage)
+        pl.stage = c
+
+    def _declare_attack(self, s, p, pl, slot, ai, t):
+        f = pl.slots[slot]
+        f.done = True
+        pl.acted = True
+        if ai:
+            pl.energy -= self.ci[f.card].attacks[ai - 1].energy
+        d = 1 - p
+        if t >= 0:
+            g = s.p[d].slots[t]
+            tref = (d, t, g.uid)
+            tblock = 1 if self._kw(s.p[d], g) & BLOCK else 0
+        else:
+            tref, tblock = None, 0
+        # [attacker ref, attack index, target ref, nullified, target had Block, ended]
+        s.atk = [(p, slot, f.uid), ai, tref, 0, tblock, 0]
+        special = self.ci[f.card].attacks[ai - 1] if ai else None
+        if self._quiet(s, p, special):
+            # Nothing in play reacts to attacks: steps 1-4 and 6-7 are empty.
+            self._damage_step(s, s.atk, f, special)
+            s.atk = None
+        else:
+            s.queue.extend(_ATTACK_STEPS)
+
+    def _quiet(self, s, ap, special):
+        if special is not None and (special.step3 is not None or special.step7 is not None):
+            return False
+        EVS = self.EVS
+        for h in s.p[1 - ap].hazards:
+            if EVS[h] & _ATK_EVS:
+                return False
+        for pl in s.p:
+            if pl.on and pl.pev & _ATK_EVS:
+                return False
+            if pl.stage >= 0 and EVS[pl.stage] & _ATK_EVS:
+                return False
+            for f in pl.slots:
+                if f is not None and EVS[f.card] & _ATK_EVS and not f.bound:
+                    return False
+        return True
+
+    # -- the resolution loop -------------------------------------------------------------------
+    def _run(self, s):
+        q = s.queue
+        while True:
+            while q and s.pending is None and not s.over:
+                job = q.pop(0)
+                k = job[0]
+                if k == J_FX:
+                    self._exec(s, job[1], job[2], job[3], job[4], job[5], job[6], False)
+                elif k == J_ASTEP:
+                    self._astep(s, job[1])
+                elif k == J_PLAYED:
+                    self._played_event(s, job[1], job[2], job[3])
+                elif k == J_CAST:
+                    if (self._listen(s.p[job[1]]) & _BIT_YOU_CAST
+                            or self._listen(s.p[1 - job[1]]) & _BIT_OPP_CAST):
+                        jobs = self._source_jobs(s, job[1], EV_YOU_CAST, None, None)
+                        jobs += self._source_jobs(s, 1 - job[1], EV_OPP_CAST, None, None)
+                        if jobs:
+                            q[0:0] = jobs
+                elif k == J_PICKD:
+                    self._pick_discard(s, job)
+                elif k == J_FORGE:
+                    self._forge(s, job)
+                elif k == J_PICKH:
+                    self._pick_hazard(s, job)
+                elif k == J_ENDTRIG:
+                    self._end_triggers(s, job[1])
+                elif k == J_HAZRES:
+                    self._event(s, job[1], EV_HAZARD_RESOLVES, None, None)
+                elif k == J_SUMMONED:
+                    self._event(s, job[1], EV_SUMMON, job[2], None)
+                if s.dirty and not s.over:
+                    self._deaths(s)
+            if s.over:
+                q.clear()
+                s.pending = None
+                s.atk = None
+                return
+            if s.pending is not None:
+                return
+            # the queue is empty: state checks, then the turn machinery
+            if self._lose_checks(s):
+                continue
+            if s.ending:
+                s.ending = False
+                self._cleanup(s, s.cur)
+                if s.over:
+                    continue
+                s.cur = 1 - s.cur
+                s.turn += 1
+                self._start_turn(s, s.cur)
+                continue
+            pl = s.p[s.cur]
+            if pl.turns == 1 and (pl.played >= self.opening or not self._can_open(pl)):
+                s.ending = True
+                q.append((J_ENDTRIG, s.cur))
+                continue
+            return
+
+    def _can_open(self, pl):
+        if None not in pl.slots:
+            return False
+        return any(pl.hand[c] and self.ci[c].type == T_FIGHTER for c in pl.deck)
+
+    def _lose_checks(self, s):
+        """A player with no cards left to play and no fighter in play loses."""
+        losers = []
+        for i in (0, 1):
+            pl = s.p[i]
+            if not pl.nh and pl.turns and not any(pl.slots):
+                losers.append(i)
+        if losers:
+            self._lose(s, losers, "no cards and no fighters")
+            return True
+        return False
+
+    def _lose(self, s, losers, reason):
+        loser = s.cur if len(losers) == 2 else losers[0]
+        s.over = True
+        s.win = 1 - loser
+        s.reason = reason
+
+    def _start_turn(self, s, p):
+        pl = s.p[p]
+        pl.turns += 1
+        pl.played = 0
+        pl.used = False
+        pl.acted = False
+        pl.disc = 0
+        if pl.turns == 1:
+            pl.on = True
+            pl.empty = False
+            pl.energy = 0
+            return
+        pl.energy = self.energy_per_turn
+        pl.empty = not any(pl.slots)
+        q = s.queue
+        for f in pl.slots:
+            if f is None:
+                continue
+            f.ward = False
+            f.nkw = 0
+            f.noatk = f.stun
+            f.stun = False
+        ev_bit = 1 << EV_START
+        ci = self.ci
+        for c in self._passive_sources(pl):
+            if ci[c].evs & ev_bit:
+                for _, _, prog in ci[c].trig[EV_START]:
+                    q.append((J_FX, p, prog, 0, None, None, ()))
+        for i, f in enumerate(pl.slots):
+            if f is None:
+                continue
+            ref = (p, i, f.uid)
+            if f.poison:
+                q.append((J_FX, p, _POISON_TICK, 0, ref, ref, ()))
+            if not f.bound and ci[f.card].evs & ev_bit:
+                for _, _, prog in ci[f.card].trig[EV_START]:
+                    q.append((J_FX, p, prog, 0, ref, ref, ()))
+
+    def _end_triggers(self, s, p):
+        pl = s.p[p]
+        ci = self.ci
+        jobs = []
+        ev_bit = 1 << EV_END
+        for c in self._passive_sources(pl):
+            if ci[c].evs & ev_bit:
+                for _, _, prog in ci[c].trig[EV_END]:
+                    jobs.append((J_FX, p, prog, 0, None, None, ()))
+        for i, f in enumerate(pl.slots):
+            if f is None:
+                continue
+            ref = (p, i, f.uid)
+            if not f.bound and ci[f.card].evs & ev_bit:
+                for _, _, prog in ci[f.card].trig[EV_END]:
+                    jobs.append((J_FX, p, prog, 0, ref, ref, ()))
+            if f.burn:
+                jobs.append((J_FX, p, _BURN_TICK, 0, ref, ref, ()))
+        s.queue[0:0] = jobs
+
+    def _cleanup(self, s, p):
+        pl = s.p[p]
+        for side in s.p:
+            for f in side.slots:
+                if f is not None:
+                    f.tmp = 0
+                    f.tkw = 0
+                    f.ign = False
+                    f.burn = 0
+                    f.fresh = False
+                    f.done = False
+                    if side is pl:
+                        f.noatk = False
+        if pl.turns > 1:
+            pl.stall = 0 if pl.acted else pl.stall + 1
+            if pl.stall >= self.stall_turns:
+                self._lose(s, [p], "stalled")
+            elif pl.empty and pl.played == 0:
+                self._lose(s, [p], "no fighters")
+
+    # -- triggers ------------------------------------------------------------------------------
+    def _passive_sources(self, pl):
+        out = []
+        if pl.on:
+            out.extend(pl.powers)
+        if pl.stage >= 0:
+            out.append(pl.stage)
+        return out
+
+    def _hazards(self, s, q, ev):
+        """Player q's Hazards waiting for ev (only during q's opponent's turn), in play order."""
+        if s.cur == q:
+            return []
+        ci = self.ci
+        return [h for h in s.p[q].hazards if ci[h].hazard_ev == ev]
+
+    def _take_hazard(self, s, q, h):
+        pl = s.p[q]
+        pl.hazards.remove(h)
+        self._to_discard(pl, h)
+
+    def _hazard_now(self, s, q, h, evref):
+        """A Hazard that resolves before the action that triggered it, at once."""
+        self._take_hazard(s, q, h)
+        prog = self.ci[h].trig[self.ci[h].hazard_ev][0][2]
+        self._exec(s, q, prog, 0, None, evref, (), False)
+        if s.dirty and not s.over:
+            self._deaths(s)
+        s.queue.insert(0, (J_HAZRES, q))
+
+    def _hazard_jobs(self, s, q, h, evref):
+        self._take_hazard(s, q, h)
+        prog = self.ci[h].trig[self.ci[h].hazard_ev][0][2]
+        return [(J_FX, q, prog, 0, None, evref, ()), (J_HAZRES, q)]
+
+    def _event(self, s, p, ev, evref, subject):
+        """Passive triggers of player p's Powers, Stage and fighters for a non-self event."""
+        jobs = self._source_jobs(s, p, ev, evref, subject)
+        if jobs:
+            s.queue[0:0] = jobs
+
+    def _listen(self, pl):
+        """The events player pl's Powers, Stage and fighters wait for (a bit set)."""
+        EVS = self.EVS
+        m = pl.pev if pl.on else 0
+        if pl.stage >= 0:
+            m |= EVS[pl.stage]
+        for f in pl.slots:
+            if f is not None and not f.bound:
+                m |= EVS[f.card]
+        return m
+
+    def _source_jobs(self, s, p, ev, evref, subject, exclude_uid=-1):
+        pl = s.p[p]
+        bit = 1 << ev
+        EVS = self.EVS
+        jobs = []
+        if pl.on and pl.pev & bit:
+            for c in pl.powers:
+                if EVS[c] & bit:
+                    for elem, nontoken, prog in self.ci[c].trig[ev]:
+                        if _fits(elem, nontoken, subject):
+                            jobs.append((J_FX, p, prog, 0, None, evref, ()))
+        c = pl.stage
+        if c >= 0 and EVS[c] & bit:
+            for elem, nontoken, prog in self.ci[c].trig[ev]:
+                if _fits(elem, nontoken, subject):
+                    jobs.append((J_FX, p, prog, 0, None, evref, ()))
+        slots = pl.slots
+        for i in _R5:
+            f = slots[i]
+            if f is None or not EVS[f.card] & bit or f.bound or f.uid == exclude_uid:
+                continue
+            for elem, nontoken, prog in self.ci[f.card].trig[ev]:
+                if _fits(elem, nontoken, subject):
+                    jobs.append((J_FX, p, prog, 0, (p, i, f.uid), evref, ()))
+        return jobs
+
+    def _played_event(self, s, p, ref, nth):
+        f = _get(s, ref)
+        subject = None if f is None else (f.elem, f.token)
+        o = 1 - p
+        jobs = []
+        if s.p[o].hazards:
+            for h in list(s.p[o].hazards):
+                ev = self.ci[h].hazard_ev
+                if ((ev == EV_OPP_PLAY_AFTER or (ev == EV_OPP_PLAY_SECOND and nth == 2))
+                        and s.cur != o):
+                    jobs += self._hazard_jobs(s, o, h, ref)
+        if subject is not None:
+            if self._listen(s.p[p]) & _BIT_YOU_PLAY:
+                jobs += self._source_jobs(s, p, EV_YOU_PLAY, ref, subject, f.uid)
+            lo = self._listen(s.p[o])
+            if lo & _BITS_OPP_PLAY:
+                jobs += self._source_jobs(s, o, EV_OPP_PLAY, ref, subject)
+                jobs += self._source_jobs(s, o, EV_OPP_PLAY_AFTER, ref, subject)
+                if nth == 2:
+                    jobs += self._source_jobs(s, o, EV_OPP_PLAY_SECOND, ref, subject)
+        if jobs:
+            s.queue[0:0] = jobs
+
+    # -- attacks -------------------------------------------------------------------------------
+    def _astep(self, s, k):
+        a = s.atk
+        if a is None:
+            return
+        if k == 8:
+            s.atk = None
+            return
+        if a[5]:
+            return
+        aref = a[0]
+        ap = aref[0]
+        d = 1 - ap
+        A = _get(s, aref)
+        if A is None and k <= 5:
+            a[5] = 1          # the attacker left play before dealing damage: the attack ends
+            return
+        ci = self.ci
+        special = ci[A.card].attacks[a[1] - 1] if (a[1] and A is not None) else None
+        jobs = []
+        if k == 1:
+            bit = (1 << EV_ATTACKS) | (1 << EV_FRIEND_ATTACKS)
+            pl = s.p[ap]
+            for c in self._passive_sources(pl):
+                if ci[c].evs & bit and EV_FRIEND_ATTACKS in ci[c].trig:
+                    for _, _, prog in ci[c].trig[EV_FRIEND_ATTACKS]:
+                        jobs.append((J_FX, ap, prog, 0, None, aref, ()))
+            for i, f in enumerate(pl.slots):
+                if f is None or f.bound or not ci[f.card].evs & bit:
+                    continue
+                ev = EV_ATTACKS if f.uid == aref[2] else EV_FRIEND_ATTACKS
+                for _, _, prog in ci[f.card].trig.get(ev, ()):
+                    jobs.append((J_FX, ap, prog, 0, (ap, i, f.uid), aref, ()))
+        elif k == 2:
+            if s.p[d].hazards and s.cur != d:
+                for h in list(s.p[d].hazards):
+                    ev = ci[h].hazard_ev
+                    if ev == EV_OPP_ATTACKS or (ev == EV_OPP_SPECIAL and special is not None):
+                        if ev == EV_OPP_SPECIAL:
+                            self._hazard_now(s, d, h, aref)      # resolves at once
+                        else:
+                            jobs += self._hazard_jobs(s, d, h, aref)
+            jobs += self._source_jobs(s, d, EV_OPP_ATTACKS, aref, None)
+            if special is not None:
+                jobs += self._source_jobs(s, d, EV_OPP_SPECIAL, aref, None)
+        elif k == 3:
+            if special is not None and special.step3 is not None and not a[3]:
+                self._exec(s, ap, special.step3, 0, aref, aref, (), True)
+        elif k == 4:
+            T = _get(s, a[2]) if a[2] is not None else None
+            if T is not None and not T.bound and ci[T.card].evs & (1 << EV_ATTACKED):
+                for _, _, prog in ci[T.card].trig[EV_ATTACKED]:
+                    jobs.append((J_FX, d, prog, 0, a[2], aref, ()))
+        elif k == 5:
+            self._damage_step(s, a, A, special)
+        elif k == 6:
+            if a[2] is not None:
+                tref = a[2]
+                if s.p[d].hazards and s.cur != d:
+                    for h in list(s.p[d].hazards):
+                        ev = ci[h].hazard_ev
+                        if (ev == EV_OPP_ATTACKS_BLOCK and a[4]) or ev == EV_FRIEND_AFTER_ATTACKED:
+                            jobs += self._hazard_jobs(s, d, h, aref)
+                pl = s.p[d]
+                for c in self._passive_sources(pl):
+                    for ev in (EV_FRIEND_AFTER_ATTACKED, EV_OPP_ATTACKS_BLOCK):
+                        if ev == EV_OPP_ATTACKS_BLOCK and not a[4]:
+                            continue
+                        for _, _, prog in ci[c].trig.get(ev, ()):
+                            jobs.append((J_FX, d, prog, 0, None, aref, ()))
+                for i, f in enumerate(pl.slots):
+                    if f is None or f.bound or not ci[f.card].evs:
+                        continue
+                    src = (d, i, f.uid)
+                    evs = [EV_FRIEND_AFTER_ATTACKED]
+                    if a[4]:
+                        evs.append(EV_OPP_ATTACKS_BLOCK)
+                    if f.uid == tref[2]:
+                        evs.insert(0, EV_AFTER_ATTACKED)
+                    for ev in evs:
+                        for _, _, prog in ci[f.card].trig.get(ev, ()):
+                            jobs.append((J_FX, d, prog, 0, src, aref, ()))
+        elif k == 7:
+            pl = s.p[ap]
+            for c in self._passive_sources(pl):
+                for _, _, prog in ci[c].trig.get(EV_FRIEND_AFTER_ATTACKS, ()):
+                    jobs.append((J_FX, ap, prog, 0, None, aref, ()))
+            for i, f in enumerate(pl.slots):
+                if f is None or f.bound or not ci[f.card].evs:
+                    continue
+                ev = EV_AFTER_ATTACKS if f.uid == aref[2] else EV_FRIEND_AFTER_ATTACKS
+                for _, _, prog in ci[f.card].trig.get(ev, ()):
+                    jobs.append((J_FX, ap, prog, 0, (ap, i, f.uid), aref, ()))
+            if special is not None and special.step7 is not None and not a[3] and A is not None:
+                self._exec(s, ap, special.step7, 0, aref, aref, (), True)
+        if jobs:
+            s.queue[0:0] = jobs
+
+    def _damage_step(self, s, a, A, special):
+        ap = a[0][0]
+        d = 1 - ap
+        T = _get(s, a[2]) if a[2] is not None else None
+        if a[2] is not None and T is None:
+            a[5] = 1        # the target left play: nothing to hit
+            return
+        pa = s.p[ap]
+        pd = s.p[d]
+        s.kill_side = d
+        if special is None:
+            da = self._atk(pa, A)
+            dt = self._atk(pd, T)
+            hit_t = self._damage(s, d, a[2][1], T, da, True)
+            hit_a = self._damage(s, ap, a[0][1], A, dt, True)
+            if self._kw(pa, A) & INSTAKILL:
+                T.doomed = True
+                s.dirty = True
+            if hit_t and self._kw(pa, A) & LIFESTEAL:
+                self._heal(s, ap, A, hit_t)
+            if hit_a and self._kw(pd, T) & LIFESTEAL:
+                self._heal(s, d, T, hit_a)
+        elif not a[3]:
+            total = 0
+            if T is not None:
+                dmg = special.damage
+                if special.bonus and T.elem == special.bonus_elem:
+                    dmg += special.bonus
+                if dmg:
+                    total += self._damage(s, d, a[2][1], T, dmg, True)
+                if (special.kw | self._kw(pa, A)) & INSTAKILL:
+                    T.doomed = True
+                    s.dirty = True
+            if special.step5 is not None:
+                s.flag = 0
+                self._acc_reset(s)
+                self._exec(s, ap, special.step5, 0, a[0], a[0], (), True)
+                total += self._acc_take(s)
+            A2 = _get(s, a[0])
+            if A2 is not None and total and (special.kw | self._kw(pa, A2)) & LIFESTEAL:
+                self._heal(s, ap, A2, total)
+        if s.dirty:
+            self._deaths(s)
+        s.kill_side = -1
+
+    def _acc_reset(self, s):
+        s.acc = 0
+
+    def _acc_take(self, s):
+        v = s.acc
+        s.acc = 0
+        return v
+
+    # -- damage, healing, death ----------------------------------------------------------------
+    def _atk(self, pl, f):
+        v = f.atk + f.tmp
+        if self.aura_cards:
+            for g in pl.slots:
+                if g is not None and g is not f and g.card in self.aura_cards and not g.bound:
+                    elem, n = self.ci[g.card].aura
+                    if f.elem == elem:
+                        v += n
+        return v if v > 0 else 0
+
+    def _kw(self, pl, f):
+        k = f.kw | f.tkw | f.nkw
+        if self.grant_cards and (pl.stage in self.grant_cards or (pl.on and pl.pg)
+                                 or self.fighter_grants):
+            g = self._grant_bits(pl)
+            if g:
+                k |= g.get(f.elem, 0)
+        return k
+
+    def _grant_bits(self, pl):
+        """Keywords player pl's Stage, Powers and fighters give its fighters, by Element."""
+        gc = self.grant_cards
+        if not gc:
+            return None
+        srcs = []
+        if pl.stage in gc:
+            srcs.append(pl.stage)
+        if pl.on and pl.pg:
+            srcs += [pw for pw in pl.powers if pw in gc]
+        if self.fighter_grants:
+            srcs += [g.card for g in pl.slots if g is not None and g.card in gc and not g.bound]
+        if not srcs:
+            return None
+        out = {}
+        for c in srcs:
+            for elem, bits in self.ci[c].grant:
+                out[elem] = out.get(elem, 0) | bits
+        return out
+
+    def _damage(self, s, p, slot, f, n, attack):
+        """Deal n damage to fighter f (player p's, in slot): returns the damage it took."""
+        if f.ward or n <= 0:
+            return 0
+        ci = self.ci
+        info = ci[f.card]
+        red = 0
+        if not f.bound:
+            red = info.dr_all + (info.dr_atk if attack else 0)
+        if attack:
+            pl = s.p[p]
+            if slot > 0:
+                g = pl.slots[slot - 1]
+                if g is not None and not g.bound:
+                    red += ci[g.card].cover
+            if slot < 4:
+                g = pl.slots[slot + 1]
+                if g is not None and not g.bound:
+                    red += ci[g.card].cover
+            if pl.stage >= 0:
+                st = ci[pl.stage]
+                if st.dr_block and self._kw(pl, f) & BLOCK:
+                    red += st.dr_block
+                if st.dr_elem and st.dr_elem[0] == f.elem:
+                    red += st.dr_elem[1]
+            if pl.on:
+                for pw in pl.powers:
+                    info2 = ci[pw]
+                    if info2.dr_elem and info2.dr_elem[0] == f.elem:
+                        red += info2.dr_elem[1]
+                    if info2.dr_block and self._kw(pl, f) & BLOCK:
+                        red += info2.dr_block
+        n -= red
+        if n <= 0:
+            return 0
+        if info.cap and not f.bound and n > info.cap:
+            n = info.cap
+        f.hp -= n
+        if f.hp <= 0:
+            s.dirty = True
+        s.acc += n
+        return n
+
+    def _heal(self, s, p, f, n):
+        if f.hp >= f.maxhp or n <= 0:
+            return
+        o = 1 - p
+        if s.p[o].hazards and s.cur != o:
+            for h in s.p[o].hazards:
+                if self.ci[h].hazard_ev == EV_OPP_HEALED:
+                    slot = self._slot_of(s, p, f)
+                    saved = s.heal_amt
+                    s.heal_amt = n
+                    self._take_hazard(s, o, h)
+                    prog = self.ci[h].trig[EV_OPP_HEALED][0][2]
+                    self._exec(s, o, prog, 0, None, (p, slot, f.uid), (), False)
+                    s.heal_amt = saved
+                    s.queue.insert(0, (J_HAZRES, o))
+                    return
+        f.hp = f.hp + n if f.hp + n < f.maxhp else f.maxhp
+
+    def _slot_of(self, s, p, f):
+        return s.p[p].slots.index(f)
+
+    def _deaths(self, s):
+        s.dirty = False
+        ci = self.ci
+        deaths = []
+        for p in (s.cur, 1 - s.cur):
+            pl = s.p[p]
+            for i in range(5):
+                f = pl.slots[i]
+                if f is None or (f.hp > 0 and not f.doomed):
+                    continue
+                info = ci[f.card]
+                if info.would_die is not None and not f.bound:
+                    f.doomed = False
+                    self._exec(s, p, info.would_die, 0, (p, i, f.uid), (p, i, f.uid), (), False)
+                    continue
+                pl.slots[i] = None
+                if not f.token:
+                    self._to_discard(pl, f.card)
+                    pl.tokens += 1
+                deaths.append((p, i, f))
+        if not deaths:
+            return
+        q = s.queue
+        listen = (self._listen(s.p[0]), self._listen(s.p[1]))
+        for p, _i, f in deaths:
+            o = 1 - p
+            subject = (f.elem, f.token)
+            if s.p[p].hazards and s.cur != p:
+                for h in list(s.p[p].hazards):
+                    ev = ci[h].hazard_ev
+                    if ev in (EV_FRIEND_DIED_AFTER, EV_FRIEND_DIES):
+                        elem, nontoken, _ = ci[h].trig[ev][0]
+                        if _fits(elem, nontoken, subject):
+                            q.extend(self._hazard_jobs(s, p, h, None))
+            if not f.bound and ci[f.card].evs & (1 << EV_DIES):
+                for _, _, prog in ci[f.card].trig[EV_DIES]:
+                    q.append((J_FX, p, prog, 0, None, None, ()))
+            if not ((listen[p] | listen[o]) & _BITS_DEATH):
+                continue
+            first, second = (p, o) if s.cur == p else (o, p)
+            for who in (first, second):
+                if who == p:
+                    q.extend(self._source_jobs(s, p, EV_FRIEND_DIES, None, subject))
+                    q.extend(self._source_jobs(s, p, EV_FRIEND_DIED_AFTER, None, subject))
+                else:
+                    q.extend(self._source_jobs(s, o, EV_OPP_DIES, None, subject))
+                if who == o and s.kill_side == p:
+                    q.extend(self._source_jobs(s, o, EV_ATTACK_KILLS, None, subject))
+        t0 = s.p[0].tokens >= self.lose_tokens
+        t1 = s.p[1].tokens >= self.lose_tokens
+        if t0 or t1:
+            self._lose(s, [i for i, t in ((0, t0), (1, t1)) if t], "death tokens")
+
+    def _to_discard(self, pl, c):
+        if self.ci[c].void:
+            pl.void.append(c)
+        else:
+            pl.discard.append(c)
+
+    def _new_fighter(self, s, c):
+        info = self.ci[c]
+        f = Fighter.__new__(Fighter)
+        s.uid += 1
+        f.uid = s.uid
+        f.card = c
+        f.token = info.token
+        f.elem = info.elem
+        f.atk = info.atk
+        f.hp = f.maxhp = info.hp
+        f.kw = info.kw
+        f.tkw = f.nkw = f.tmp = f.poison = f.burn = 0
+        f.bound = f.ign = f.ward = f.stun = f.noatk = f.done = f.doomed = False
+        f.fresh = True
+        return f
+
+    # -- effects -------------------------------------------------------------------------------
+    def _exec(self, s, ctl, prog, i, src, ev, tgts, attack):
+        effs = prog.effs
+        need = prog.need
+        n = len(effs)
+        while i < n:
+            k = need[i]
+            while len(tgts) < k:
+                cands = self._cands(s, ctl, prog.tsel[len(tgts)], src)
+                if not cands:
+                    tgts = tgts + (None,)
+                elif len(cands) == 1:
+                    tgts = tgts + (_ref(s, cands[0]),)
+                else:
+                    s.pending = (ctl, tuple(cands), (J_FX, ctl, prog, i, src, ev, tgts))
+                    return
+            if self._eff(s, ctl, effs[i], src, ev, tgts, attack, prog, i):
+                return
+            if s.dirty and not attack:
+                self._deaths(s)
+            if s.over:
+                return
+            i += 1
+
+    def _cands(self, s, ctl, sel, src):
+        """Fighter positions (player * 5 + slot) a target selector may choose."""
+        side = ctl if sel.side == FRIEND else 1 - ctl
+        pl = s.p[side]
+        out = []
+        fl = sel.flags
+        for i in range(5):
+            f = pl.slots[i]
+            if f is None:
+                continue
+            if (fl or sel.elem) and not self._sel_ok(pl, f, sel, src, side, i):
+                continue
+            out.append(side * 5 + i)
+        return out
+
+    def _sel_ok(self, pl, f, sel, src, side, i):
+        fl = sel.flags
+        if sel.elem and f.elem != sel.elem:
+            return False
+        if fl & F_NONTOKEN and f.token:
+            return False
+        if fl & (F_BLOCK | F_NOBLOCK):
+            b = self._kw(pl, f) & BLOCK
+            if fl & F_BLOCK and not b:
+                return False
+            if fl & F_NOBLOCK and b:
+                return False
+        if fl & F_DAMAGED and f.hp >= f.maxhp:
+            return False
+        if fl & F_HPMAX and f.hp > sel.hp:
+            return False
+        if fl & F_OTHER and src is not None and f.uid == src[2]:
+            return False
+        return not (fl & F_ADJ and (src is None or side != src[0] or abs(i - src[1]) != 1))
+
+    def _resolve(self, s, ctl, sel, src, ev, tgts):
+        """The fighters a selector names now: [(player, slot, fighter)]."""
+        kind = sel.kind
+        if kind in (K_TARGET, K_REF):
+            r = tgts[sel.k] if sel.k < len(tgts) else None
+            return _one(s, r)
+        if kind == K_EACH:
+            side = ctl if sel.side == FRIEND else 1 - ctl
+            pl = s.p[side]
+            out = []
+            for i in range(5):
+                f = pl.slots[i]
+                if f is not None and (not (sel.flags or sel.elem) or
+                                      self._sel_ok(pl, f, sel, src, side, i)):
+                    out.append((side, i, f))
+            return out
+        if kind == K_SELF:
+            return _one(s, src)
+        if kind == K_EVENT:
+            return _one(s, ev)
+        if kind == K_ATTACKER:
+            return _one(s, s.atk[0] if s.atk else None)
+        if kind == K_ATK_TARGET:
+            return _one(s, s.atk[2] if s.atk else None)
+        if kind == K_ADJ_ATK_TARGET:
+            r = s.atk[2] if s.atk else None
+            if r is None:
+                return []
+            pl = s.p[r[0]]
+            return [(r[0], i, pl.slots[i]) for i in (r[1] - 1, r[1] + 1)
+                    if 0 <= i < 5 and pl.slots[i] is not None]
+        if kind == K_SAME_SLOT:
+            if src is None:
+                return []
+            o = 1 - src[0]
+            f = s.p[o].slots[src[1]]
+            return [] if f is None else [(o, src[1], f)]
+        return []
+
+    def _eff(self, s, ctl, e, src, ev, tgts, attack, prog, i):
+        """Apply one effect. True when it handed over to a job of its own (a pick)."""
+        op = e[0]
+        if op == "dmg":
+            sel = e[1]
+            n = e[2] * (s.p[ctl].tokens if e[3] else 1)
+            if sel.kind == K_RANDOM:
+                side = ctl if sel.side == FRIEND else 1 - ctl
+                pl = s.p[side]
+                for _ in range(e[4]):
+                    live = [i for i in range(5) if pl.slots[i] is not None and pl.slots[i].hp > 0]
+                    if not live:
+                        break
+                    j = live[s.rng.randrange(len(live))]
+                    self._damage(s, side, j, pl.slots[j], n, attack)
+                return False
+            for p, j, f in self._resolve(s, ctl, sel, src, ev, tgts):
+                self._damage(s, p, j, f, n, attack)
+        elif op == "heal":
+            for p, _, f in self._resolve(s, ctl, e[1], src, ev, tgts):
+                self._heal(s, p, f, e[2])
+        elif op == "buff":
+            _, sel, atk, hp, kw, temp = e
+            for _, _, f in self._resolve(s, ctl, sel, src, ev, tgts):
+                if temp:
+                    f.tmp += atk
+                    f.tkw |= kw
+                else:
+                    f.atk += atk
+                    f.kw |= kw
+                if hp:
+                    f.hp += hp
+                    f.maxhp += hp
+        elif op == "summon":
+            for _ in range(e[2]):
+                self._summon(s, ctl, self.ids[e[1]], -1)
+        elif op == "ret_discard":
+            s.queue[0:0] = [(J_PICKD, ctl, e[1], e[2], e[3], e[4], e[5], 0),
+                            (J_FX, ctl, prog, i + 1, src, ev, tgts)]
+            return True
+        elif op == "destroy":
+            for _, _, f in self._resolve(s, ctl, e[1], src, ev, tgts):
+                f.doomed = True
+                s.dirty = True
+        elif op == "cond_hp":
+            hit = self._resolve(s, ctl, e[1], src, ev, tgts)
+            if hit and hit[0][2].hp <= e[2]:
+                for sub in e[3]:
+                    self._eff(s, ctl, sub, src, ev, tgts, attack, prog, i)
+        elif op == "cond_empty":
+            if s.p[ctl].slots.count(None) >= e[1]:
+                for sub in e[2]:
+                    self._eff(s, ctl, sub, src, ev, tgts, attack, prog, i)
+        elif op == "coin":
+            if s.rng.getrandbits(1):
+                for sub in e[1]:
+                    self._eff(s, ctl, sub, src, ev, tgts, attack, prog, i)
+        elif op == "energy":
+            s.p[ctl].energy += e[1]
+        elif op == "bind":
+            for _, _, f in self._resolve(s, ctl, e[1], src, ev, tgts):
+                f.atk = e[2]
+                f.hp = f.maxhp = e[3]
+                f.kw = f.tkw = f.nkw = f.tmp = f.poison = f.burn = 0
+                f.ign = f.ward = f.stun = f.noatk = False
+                f.bound = True
+                if f.hp <= 0:
+                    s.dirty = True
+        elif op == "update":
+            for p, j, f in self._resolve(s, ctl, e[1], src, ev, tgts):
+                pl = s.p[p]
+                pl.slots[j] = None
+                if not f.token:
+                    self._to_discard(pl, f.card)
+                self._summon(s, p, self.ids[e[2]], j)
+        elif op == "kwnext":
+            for _, _, f in self._resolve(s, ctl, e[1], src, ev, tgts):
+                f.nkw |= e[2]
+        elif op == "ward":
+            for _, _, f in self._resolve(s, ctl, e[1], src, ev, tgts):
+                f.ward = True
+        elif op == "ignblock":
+            for _, _, f in self._resolve(s, ctl, e[1], src, ev, tgts):
+                f.ign = True
+        elif op == "burn":
+            for _, _, f in self._resolve(s, ctl, e[1], src, ev, tgts):
+                f.burn += e[2]
+        elif op == "poison":
+            for _, _, f in self._resolve(s, ctl, e[1], src, ev, tgts):
+                f.poison += e[2]
+        elif op == "stun":
+            for _, _, f in self._resolve(s, ctl, e[1], src, ev, tgts):
+                f.stun = True
+        elif op == "bounce":
+            for p, j, f in self._resolve(s, ctl, e[1], src, ev, tgts):
+                s.p[p].slots[j] = None
+                if not f.token:
+                    s.p[p].hand[f.card] += 1
+                    s.p[p].nh += 1
+        elif op == "untoken":
+            pl = s.p[ctl]
+            pl.tokens = max(0, pl.tokens - e[1])
+        elif op == "discount":
+            s.p[ctl].disc += e[1]
+        elif op == "destroy_hazard":
+            opp = s.p[1 - ctl]
+            if opp.hazards:
+                s.queue[0:0] = [(J_PICKH, ctl), (J_FX, ctl, prog, i + 1, src, ev, tgts)]
+                return True
+        elif op == "wither":
+            for p, j, f in self._resolve(s, ctl, e[1], src, ev, tgts):
+                self._damage(s, p, j, f, s.heal_amt, False)
+        elif op in ("cancel", "nullify"):
+            s.flag = 1
+        elif op == "null_attack":
+            if s.atk is not None:
+                s.atk[3] = 1
+        elif op == "tick_poison":
+            for p, j, f in _one(s, src):
+                self._damage(s, p, j, f, f.poison, False)
+        elif op == "tick_burn":
+            for p, j, f in _one(s, src):
+                n = f.burn
+                f.burn = 0
+                self._damage(s, p, j, f, n, False)
+        return False
+
+    def _summon(self, s, p, c, slot):
+        pl = s.p[p]
+        if slot < 0:
+            if None not in pl.slots:
+                return
+            slot = pl.slots.index(None)
+        f = self._new_fighter(s, c)
+        pl.slots[slot] = f
+        jobs = self._source_jobs(s, p, EV_SUMMON, (p, slot, f.uid), (f.elem, True))
+        if jobs:
+            s.queue[0:0] = jobs
+
+    # -- picks ---------------------------------------------------------------------------------
+    def _discard_opts(self, pl, job_or_eff):
+        # eff: ("ret_discard", count, upto, kind, elem, stars)
+        _, _, _, kind, elem, stars = job_or_eff[:6]
+        want = T_FIGHTER if kind == "fighter" else T_SPELL
+        out = []
+        for c in pl.discard:
+            info = self.ci[c]
+            if info.type != want or (elem and info.elem != elem):
+                continue
+            if stars and not stars & (1 << info.stars):
+                continue
+            if c not in out:
+                out.append(c)
+        return sorted(out)
+
+    def _pick_discard(self, s, job):
+        _, ctl, left, upto, kind, elem, stars, taken = job
+        pl = s.p[ctl]
+        opts = self._discard_opts(pl, ("", 0, 0, kind, elem, stars))
+        if not opts or left <= 0:
+            return
+        options = [O_DISC + c for c in opts]
+        if upto:
+            options.append(O_DONE)
+        elif len(options) == 1:
+            self._do_pick_discard(s, job, options[0])
+            return
+        s.pending = (ctl, tuple(options), job)
+
+    def _do_pick_discard(self, s, job, o):
+        _, ctl, left, upto, kind, elem, stars, taken = job
+        if o == O_DONE:
+            return
+        pl = s.p[ctl]
+        c = o - O_DISC
+        pl.discard.remove(c)
+        pl.hand[c] += 1
+        pl.nh += 1
+        if left > 1:
+            s.queue.insert(0, (J_PICKD, ctl, left - 1, upto, kind, elem, stars, taken + 1))
+
+    def _forge(self, s, job):
+        _, ctl, c, src, left, mask = job
+        opts = [O_FORGE + i for i in range(len(self.ci[c].forge)) if not mask & (1 << i)]
+        if left <= 0 or not opts:
+            return
+        if len(opts) == 1:
+            self._do_forge(s, job, opts[0])
+            return
+        s.pending = (ctl, tuple(opts), job)
+
+    def _do_forge(self, s, job, o):
+        _, ctl, c, src, left, mask = job
+        i = o - O_FORGE
+        jobs = [(J_FX, ctl, self.ci[c].forge[i], 0, src, src, ())]
+        if left > 1:
+            jobs.append((J_FORGE, ctl, c, src, left - 1, mask | (1 << i)))
+        s.queue[0:0] = jobs
+
+    def _pick_hazard(self, s, job):
+        ctl = job[1]
+        opp = s.p[1 - ctl]
+        opts = sorted(set(opp.hazards))
+        if not opts:
+            return
+        if len(opts) == 1:
+            self._take_hazard(s, 1 - ctl, opts[0])
+            return
+        s.pending = (ctl, tuple(O_HAZ + h for h in opts), job)
+
+    def _choose(self, s, o):
+        ctl, _, job = s.pending
+        s.pending = None
+        k = job[0]
+        if k == J_FX:
+            _, ctl, prog, i, src, ev, tgts = job
+            s.queue.insert(0, (J_FX, ctl, prog, i, src, ev, tgts + (_ref(s, o),)))
+        elif k == J_PICKD:
+            self._do_pick_discard(s, job, o)
+        elif k == J_FORGE:
+            self._do_forge(s, job, o)
+        elif k == J_PICKH:
+            self._take_hazard(s, 1 - ctl, o - O_HAZ)
+
+    def _spell_disc(self, pl):
+        d = pl.disc
+        dc = self.disc_cards
+        if dc and pl.dd:
+            for f in pl.slots:
+                if f is not None and f.card in dc and not f.bound:
+                    d += self.ci[f.card].spell_disc
+            if pl.stage in dc:
+                d += self.ci[pl.stage].spell_disc
+            if pl.on:
+                for pw in pl.powers:
+                    if pw in dc:
+                        d += self.ci[pw].spell_disc
+        return d
+
+    # -- checking ------------------------------------------------------------------------------
+    def invariants(self, s):
+        bad = []
+        over = s.over
+        for i in (0, 1):
+            pl = s.p[i]
+            nh = sum(pl.hand)
+            n = nh + len(pl.hazards) + len(pl.discard) + len(pl.void) + (pl.stage >= 0)
+            for f in pl.slots:
+                if f is None:
+                    continue
+                if not f.token:
+                    n += 1
+                if f.hp > f.maxhp:
+                    bad.append(f"player {i}: {self.names[f.card]} has {f.hp} Health, above {f.maxhp}")
+                if f.hp <= 0 and s.pending is None and not over:
+                    bad.append(f"player {i}: dead {self.names[f.card]} still in play")
+            if n != pl.total:
+                bad.append(f"player {i}: {n} cards across zones, deck has {pl.total}")
+            if nh != pl.nh or min(map(pl.hand.__getitem__, pl.deck), default=0) < 0:
+                bad.append(f"player {i}: hand size {pl.nh} but {nh} cards in hand")
+            if not 0 <= pl.tokens <= 2 * self.lose_tokens:
+                bad.append(f"player {i}: {pl.tokens} death tokens")
+            if pl.tokens >= self.lose_tokens and not over:
+                bad.append(f"player {i} has {pl.tokens} death tokens but the match goes on")
+            if pl.energy < 0:
+                bad.append(f"player {i}: energy {pl.energy}")
+            if len(pl.hazards) > 1 and len(set(pl.hazards)) != len(pl.hazards):
+                bad.append(f"player {i}: two copies of one Hazard in play")
+            if pl.played > (self.opening if pl.turns == 1 else self.per_turn):
+                bad.append(f"player {i}: {pl.played} fighters played this turn")
+        if over and s.win not in (0, 1):
+            bad.append("over without a winner")
+        if not over and s.pending is None and s.queue:
+            bad.append("jobs left in the queue between actions")
+        return bad
+
+    # -- reporting -----------------------------------------------------------------------------
+    def card_of(self, s, a):
+        if a[0] in (1, 2, 5):
+            return self.names[a[1]]
+        if a[0] == 3:
+            return self.names[s.p[s.cur].powers[a[1]]]
+        return None
+
+    def describe(self, s, a):
+        k = a[0]
+        me = SIDE[self.current_player(s)] if not s.over else "?"
+        if k == 0:
+            return f"{me} ends the turn"
+        if k == 1:
+            return f"{me} plays {self.names[a[1]]} into slot {a[2] + 1}"
+        if k == 2:
+            return f"{me} casts {self.names[a[1]]}" + _on(a[2], a[3])
+        if k == 3:
+            return f"{me} uses {self.names[s.p[s.cur].powers[a[1]]]}" + _on(a[2], a[3])
+        if k == 4:
+            f = s.p[s.cur].slots[a[1]]
+            what = "a basic attack" if a[2] == 0 else self.ci[f.card].attacks[a[2] - 1].name
+            tgt = f" on {SIDE[1 - s.cur]}{a[3] + 1}" if a[3] >= 0 else ""
+            return f"{me}{a[1] + 1} {self.names[f.card]} uses {what}{tgt}"
+        if k == 5:
+            return f"{me} plays the Stage {self.names[a[1]]}"
+        if k == 9:
+            return f"{me} chooses {self._option_name(a[1])}"
+        return repr(a)
+
+    def _option_name(self, o):
+        if o < 10:
+            return f"{SIDE[o // 5]}{o % 5 + 1}"
+        if o == O_DONE:
+            return "done"
+        if o >= O_FORGE:
+            return f"forge {o - O_FORGE + 1}"
+        if o >= O_DISC:
+            return self.names[o - O_DISC]
+        return self.names[o - O_HAZ]
+
+    def heuristic(self, s, player):
+        if s.over:
+            return 1e6 if s.win == player else -1e6
+        v = 0.0
+        for i in (0, 1):
+            pl = s.p[i]
+            sign = 1.0 if i == player else -1.0
+            side = -1000.0 * pl.tokens
+            for f in pl.slots:
+                if f is not None:
+                    a = self._atk(pl, f)
+                    side += 120 + a * 0.8 + f.hp * 0.6
+                    if f.kw & BLOCK:
+                        side += 40
+                    if f.token:
+                        side -= 60
+            if pl.stall:
+                side -= 150 * pl.stall * pl.stall
+            v += sign * side
+        return v
+
+    def bots(self):
+        return {}
+
+    # -- scenarios -----------------------------------------------------------------------------
+    def scenario_state(self, setup, rng):
+        s = self._blank(rng)
+        s.p = []
+        cur = SIDE.index(setup.get("turn", "A"))
+        for idx, side in enumerate(SIDE):
+            spec = setup.get(side) or {}
+            pl = self._new_player(dict(spec.get("hand") or {}), spec.get("powers") or [])
+            s.p.append(pl)
+            pl.turns = 1 if (setup.get("turn_one") and idx == cur) else 2
+            pl.on = True
+            for slot, fs in (spec.get("slots") or {}).items():
+                if isinstance(fs, str):
+                    fs = {"card": fs}
+                f = self._new_fighter(s, self.ids[fs["card"]])
+                f.fresh = bool(fs.get("fresh", False))
+                f.done = bool(fs.get("attacked", False))
+                if "attack" in fs:
+                    f.atk = int(fs["attack"])
+                if "max_health" in fs:
+                    f.maxhp = int(fs["max_health"])
+                if "health" in fs:
+                    f.hp = int(fs["health"])
+                for k in fs.get("keywords") or []:
+                    f.kw |= KW_BITS[k]
+                f.poison = int(fs.get("poison", 0))
+                f.bound = bool(fs.get("bound", False))
+                f.stun = bool(fs.get("stunned", False))
+                pl.slots[int(slot) - 1] = f
+            pl.hazards = [self.ids[h] for h in spec.get("hazards") or []]
+            if spec.get("stage"):
+                pl.stage = self.ids[spec["stage"]]
+            for d in spec.get("discard") or []:
+                self._to_discard(pl, self.ids[d])
+            pl.tokens = int(spec.get("death_tokens", 0))
+            pl.stall = int(spec.get("stall", 0))
+            pl.played = int(spec.get("played", 0))
+            pl.empty = bool(spec.get("empty_start", False))
+            pl.used = bool(spec.get("power_used", False))
+            owned = [c for c in pl.deck if pl.hand[c]]
+            owned += [f.card for f in pl.slots if f is not None and not f.token]
+            owned += pl.hazards + pl.discard + pl.void + ([pl.stage] if pl.stage >= 0 else [])
+            pl.deck = tuple(sorted(set(owned)))
+            pl.nh = sum(pl.hand)
+            pl.dd = any(c in self.disc_cards for c in pl.deck + pl.powers)
+            pl.total = (sum(pl.hand) + sum(1 for f in pl.slots if f is not None and not f.token)
+                        + len(pl.hazards) + (pl.stage >= 0) + len(pl.discard) + len(pl.void))
+        s.cur = s.first = cur
+        s.turn = 2
+        for i, pl in enumerate(s.p):
+            pl.energy = int(setup.get("energy", self.energy_per_turn)) if i == cur else 0
+        self._run(s)
+        return s
+
+    def parse_action(self, s, spec):
+        if spec == "end":
+            return END
+        if not isinstance(spec, dict):
+            raise ValueError(f"unknown action {spec!r}")
+        me = self.current_player(s)
+        if "play" in spec:
+            return (1, self.ids[spec["play"]], int(spec["slot"]) - 1)
+        if "cast" in spec:
+            c = self.ids[spec["cast"]]
+            return (2, c, _pos(spec.get("target")), _pos(spec.get("target2")))
+        if "stage" in spec:
+            return (5, self.ids[spec["stage"]])
+        if "power" in spec:
+            c = self.ids[spec["power"]]
+            return (3, s.p[me].powers.index(c), _pos(spec.get("target")), _pos(spec.get("target2")))
+        if "attack" in spec:
+            a = _pos(spec["attack"])
+            f = s.p[a // 5].slots[a % 5]
+            how = spec.get("with", "basic")
+            ai = 0
+            if how != "basic":
+                names = [x.name for x in self.ci[f.card].attacks]
+                ai = names.index(how) + 1
+            t = _pos(spec.get("target"))
+            return (4, a % 5, ai, t % 5 if t >= 0 else -1)
+        if "choose" in spec:
+            v = str(spec["choose"])
+            if v == "done":
+                return (9, O_DONE)
+            if v.startswith("forge "):
+                return (9, O_FORGE + int(v.split()[1]) - 1)
+            if len(v) == 2 and v[0] in SIDE and v[1].isdigit():
+                return (9, _pos(v))
+            c = self.ids[v]
+            opts = s.pending[1] if s.pending else ()
+            return (9, O_HAZ + c) if O_HAZ + c in opts else (9, O_DISC + c)
+        raise ValueError(f"unknown action {spec!r}")
+
+    def observe(self, s):
+        out = {"turn": None if s.over else SIDE[s.cur], "over": s.over,
+               "winner": SIDE[s.win] if s.win is not None else None, "reason": s.reason,
+               "pending": None if s.pending is None else {
+                   "player": SIDE[s.pending[0]],
+                   "options": [self._option_name(o) for o in s.pending[1]]}}
+        for i, pl in enumerate(s.p):
+            slots = {}
+            for j, f in enumerate(pl.slots):
+                slots[j + 1] = None if f is None else {
+                    "name": self.names[f.card], "attack": self._atk(pl, f), "health": f.hp,
+                    "max_health": f.maxhp,
+                    "keywords": sorted(k for k, b in KW_BITS.items() if self._kw(pl, f) & b),
+                    "token": f.token, "bound": f.bound, "fresh": f.fresh, "attacked": f.done,
+                    "ward": f.ward, "poison": f.poison, "stunned": f.stun or f.noatk}
+            out[SIDE[i]] = {
+                "death_tokens": pl.tokens, "energy": pl.energy,
+                "hand": {self.names[c]: pl.hand[c] for c in pl.deck if pl.hand[c]},
+                "discard": [self.names[c] for c in pl.discard],
+                "void": [self.names[c] for c in pl.void],
+                "hazards": [self.names[c] for c in pl.hazards],
+                "stage": self.names[pl.stage] if pl.stage >= 0 else None,
+                "stall": pl.stall, "powers": [self.names[c] for c in pl.powers],
+                "slots": slots}
+        return out
+
+
+# -- helpers -------------------------------------------------------------------------------------
+_ATTACK_STEPS = [(J_ASTEP, k) for k in range(1, 9)]
+_R5 = range(5)
+# Hazard-only effects and the triggers they answer.
+_HAZARD_OPS = {"wither": (EV_OPP_HEALED,), "cancel": (EV_OPP_CAST,),
+               "nullify": (EV_OPP_POWER, EV_OPP_CAST), "null_attack": (EV_OPP_SPECIAL,)}
+_BIT = (1, 2, 4, 8, 16)
+_BIT_YOU_PLAY = 1 << EV_YOU_PLAY
+_BITS_OPP_PLAY = (1 << EV_OPP_PLAY) | (1 << EV_OPP_PLAY_AFTER) | (1 << EV_OPP_PLAY_SECOND)
+_BIT_YOU_CAST = 1 << EV_YOU_CAST
+_BIT_OPP_CAST = 1 << EV_OPP_CAST
+_BITS_DEATH = ((1 << EV_FRIEND_DIES) | (1 << EV_FRIEND_DIED_AFTER) | (1 << EV_OPP_DIES)
+               | (1 << EV_ATTACK_KILLS))
+_ATK_EVS = 0
+for _ev in (EV_ATTACKS, EV_FRIEND_ATTACKS, EV_OPP_ATTACKS, EV_OPP_SPECIAL, EV_ATTACKED,
+            EV_AFTER_ATTACKED, EV_FRIEND_AFTER_ATTACKED, EV_OPP_ATTACKS_BLOCK, EV_AFTER_ATTACKS,
+            EV_FRIEND_AFTER_ATTACKS):
+    _ATK_EVS |= 1 << _ev
+_POISON_TICK = Program([("tick_poison",)], ())
+_BURN_TICK = Program([("tick_burn",)], ())
+
+
+def _val(v, default, key="value"):
+    if v is None:
+        return default
+    if isinstance(v, dict):
+        return v.get(key, default)
+    return v
+
+
+def _ref(s, t):
+    if t is None or t < 0:
+        return None
+    p, i = divmod(t, 5)
+    f = s.p[p].slots[i]
+    return None if f is None else (p, i, f.uid)
+
+
+def _get(s, r):
+    if r is None:
+        return None
+    f = s.p[r[0]].slots[r[1]]
+    return f if f is not None and f.uid == r[2] else None
+
+
+def _one(s, r):
+    f = _get(s, r)
+    return [] if f is None else [(r[0], r[1], f)]
+
+
+def _fits(elem, nontoken, subject):
+    if elem is None and not nontoken:
+        return True
+    if subject is None:
+        return False
+    if elem is not None and subject[0] != elem:
+        return False
+    return not (nontoken and subject[1])
+
+
+def _pos(v):
+    if v is None:
+        return -1
+    v = str(v)
+    return SIDE.index(v[0]) * 5 + int(v[1:]) - 1
+
+
+def _on(t1, t2):
+    parts = [f"{SIDE[t // 5]}{t % 5 + 1}" for t in (t1, t2) if t >= 0]
+    return f" on {' and '.join(parts)}" if parts else ""
+
+
+ENGINE = AmiibartEngine

@@ -1,0 +1,1 @@
+"""Parts of the Amiibart TCG engine: the card-text grammar (grammar.py)."""

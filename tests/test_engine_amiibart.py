@@ -1,0 +1,478 @@
+"""Amiibart TCG reference engine: determinism, invariants, clones, scenarios and the tricky rules."""
+
+from __future__ import annotations
+
+import hashlib
+import random
+from collections import Counter
+
+import pytest
+
+from cardgen.engines import load_engine
+from cardgen.engines.amiibart import T_FIGHTER, T_POWER, T_SPELL, T_STAGE
+from cardgen.engines.base import IllegalAction, Setup
+from cardgen.model import load_game
+from cardgen.sim.bots import GreedyBot, RandomBot
+from cardgen.sim.scenarios import run_scenario_file, scenario_files
+
+
+@pytest.fixture(scope="module")
+def game():
+    return load_game("amiibart")
+
+
+@pytest.fixture(scope="module")
+def engine(game):
+    return load_engine(game)
+
+
+def position(engine, setup, actions=()):
+    state = engine.scenario_state(setup, random.Random(0))
+    for spec in actions:
+        engine.apply(state, engine.parse_action(state, spec))
+    return state, engine.observe(state)
+
+
+def play(engine, setup, seed, bots=(RandomBot, RandomBot), check=False):
+    """A whole match: (state, actions taken)."""
+    state = engine.initial_state(setup, random.Random(seed))
+    players = [bots[i](engine, random.Random(seed * 31 + i), i) for i in (0, 1)]
+    taken = []
+    while not engine.is_over(state):
+        actions = engine.legal_actions(state)
+        assert actions, "a state that is not over has no legal action"
+        action = players[engine.current_player(state)].choose(state, actions)
+        engine.apply(state, action)
+        taken.append(action)
+        if check:
+            assert engine.invariants(state) == [], (seed, len(taken), action)
+        assert len(taken) <= engine.max_actions, f"seed {seed}: no end after {len(taken)} actions"
+    return state, taken
+
+
+def fingerprint(engine, state, taken):
+    return hashlib.sha256(repr((taken, engine.observe(state))).encode()).hexdigest()
+
+
+# -- the card texts --------------------------------------------------------------------------------
+
+def test_every_card_text_is_read(engine):
+    assert engine.unsupported_cards() == {}
+
+
+def test_every_keyword_on_a_card_is_implemented(engine, game):
+    for card in game.cards.values():
+        for kw in card.get("keywords") or []:
+            assert kw in engine.keywords, card.name
+        for attack in card.get("attacks") or []:
+            for kw in attack.get("keywords") or []:
+                assert kw in engine.keywords, card.name
+
+
+def test_an_unknown_text_is_reported(game):
+    import copy
+
+    odd = copy.deepcopy(game)
+    odd.cards["Flare Shot"].fields["text"] = "Shuffle your discard pile into the moon."
+    engine = load_engine(odd)
+    assert set(engine.unsupported_cards()) == {"Flare Shot"}
+
+
+def test_a_new_card_in_the_same_words_just_works(game):
+    import copy
+
+    new = copy.deepcopy(game)
+    new.cards["Flare Shot"].fields["text"] = (
+        "Deal 100 damage to each opposing Dark fighter. Heal target friendly fighter 200.")
+    new.cards["Crypt Lantern"].fields["abilities"] = [
+        {"name": "Echo", "text": "When played: summon two Cinder Sprite tokens."}]
+    engine = load_engine(new)
+    assert engine.unsupported_cards() == {}
+    setup = {"A": {"hand": {"Flare Shot": 1, "Crypt Lantern": 1},
+                   "slots": {1: {"card": "Rivet Guard", "health": 100}}},
+             "B": {"slots": {1: "Gloom Bat", 2: "Cinder Pup"}}}
+    _, obs = position(engine, setup, [{"cast": "Flare Shot", "target": "A1"},
+                                      {"play": "Crypt Lantern", "slot": 3}])
+    assert obs["B"]["slots"][1]["health"] == 200 and obs["B"]["slots"][2]["health"] == 200
+    assert obs["A"]["slots"][1]["health"] == 300
+    assert [obs["A"]["slots"][i] and obs["A"]["slots"][i]["name"] for i in (2, 4)] == \
+        ["Cinder Sprite", "Cinder Sprite"]
+
+
+# -- whole matches ---------------------------------------------------------------------------------
+
+def test_setups_are_every_pair_of_sample_decks(engine, game):
+    decks = sorted((game.folder / "decks").glob("*.yaml"))
+    setups = engine.setups()
+    assert len(setups) == len(decks) * (len(decks) - 1) // 2
+    assert all(len(s.options["decks"]) == 2 for s in setups)
+
+
+def test_same_seed_same_match_even_if_random_is_disturbed(engine):
+    setups = engine.setups()
+    for seed in (3, 17, 42):
+        random.seed(1)
+        a = fingerprint(engine, *play(engine, setups[seed % len(setups)], seed))
+        random.seed(999)
+        random.random()
+        b = fingerprint(engine, *play(engine, setups[seed % len(setups)], seed))
+        assert a == b
+    c = fingerprint(engine, *play(engine, setups[0], 5))
+    d = fingerprint(engine, *play(engine, setups[0], 6))
+    assert c != d
+
+
+def test_random_matches_keep_invariants_and_end_consistently(engine):
+    setups = engine.setups()
+    reasons = Counter()
+    firsts = Counter()
+    for seed in range(250):
+        state, taken = play(engine, setups[seed % len(setups)], seed, check=True)
+        obs = engine.observe(state)
+        assert obs["over"] and engine.winner(state) in (0, 1)
+        assert engine.current_player(state) == -1 and engine.legal_actions(state) == []
+        loser = obs["AB"[1 - engine.winner(state)]]
+        reasons[obs["reason"]] += 1
+        firsts[engine.first_player(state)] += 1
+        if obs["reason"] == "death tokens":
+            assert loser["death_tokens"] >= 5
+        elif obs["reason"] == "stalled":
+            assert loser["stall"] >= 3
+        elif obs["reason"] == "no cards and no fighters":
+            assert loser["hand"] == {} and all(v is None for v in loser["slots"].values())
+        else:
+            assert obs["reason"] == "no fighters"
+    assert reasons["death tokens"] > 100
+    assert firsts[0] > 50 and firsts[1] > 50      # the coin flip
+
+
+def test_random_decks_of_every_card_play_without_conflict(engine):
+    """Every card of the set, not only those of the sample decks, in random play."""
+    ci = engine.ci
+    deckable = [c.name for c in ci if c.type in (T_FIGHTER, T_SPELL, T_STAGE)]
+    fighters = [c.name for c in ci if c.type == T_FIGHTER]
+    powers = [c for c in ci if c.type == T_POWER]
+    primary = [c.name for c in powers if engine.game.cards[c.name].get("slot") == "primary"]
+    secondary = [c.name for c in powers if engine.game.cards[c.name].get("slot") == "secondary"]
+    used = Counter()
+    for seed in range(120):
+        r = random.Random(seed)
+        decks = []
+        for _ in (0, 1):
+            cards = Counter(r.sample(fighters, 12)) + Counter(r.sample(deckable, 18))
+            decks.append({"name": "mix", "cards": dict(cards),
+                          "powers": [r.choice(primary), r.choice(secondary)]})
+        state, taken = play(engine, Setup("mix", ["a", "b"], {"decks": decks}), seed, check=True)
+        for a in taken:
+            if a[0] in (1, 2, 5):
+                used[engine.names[a[1]]] += 1
+    assert len(used) > 90
+
+
+def test_clone_is_independent(engine):
+    setups = engine.setups()
+    state = engine.initial_state(setups[2], random.Random(8))
+    bot = random.Random(4)
+    for _ in range(25):
+        actions = engine.legal_actions(state)
+        engine.apply(state, actions[bot.randrange(len(actions))])
+    before = engine.observe(state)
+    legal = list(engine.legal_actions(state))
+    twin = engine.clone(state)
+    for _ in range(15):
+        if engine.is_over(twin):
+            break
+        actions = engine.legal_actions(twin)
+        engine.apply(twin, actions[bot.randrange(len(actions))])
+    assert engine.observe(state) == before
+    assert engine.legal_actions(state) == legal
+    # clone + same action = same state, rng included
+    for action in legal[:10]:
+        a, b = engine.clone(state), engine.clone(state)
+        engine.apply(a, action)
+        engine.apply(b, action)
+        assert engine.observe(a) == engine.observe(b)
+        assert a.rng.random() == b.rng.random()
+
+
+def test_greedy_beats_random(engine):
+    setups = engine.setups()
+    wins = games = 0
+    for seed in range(12):
+        for seat in (0, 1):
+            bots = (GreedyBot, RandomBot) if seat == 0 else (RandomBot, GreedyBot)
+            state, _ = play(engine, setups[seed % len(setups)], seed, bots)
+            games += 1
+            wins += engine.winner(state) == seat
+    assert wins / games >= 0.75
+
+
+def test_illegal_action_is_refused(engine):
+    state = engine.initial_state(engine.setups()[0], random.Random(1))
+    with pytest.raises(IllegalAction):
+        engine.apply(state, (4, 0, 0, 0))        # nobody attacks on turn one
+    with pytest.raises(IllegalAction):
+        engine.apply(state, (0,))                 # turn one ends by itself
+
+
+# -- scenarios -------------------------------------------------------------------------------------
+
+def test_scenarios_pass(engine, game):
+    files = scenario_files(game)
+    assert len(files) >= 10
+    for path in files:
+        result = run_scenario_file(engine, path)
+        assert result.ok, f"{path.name}: {result.message}"
+
+
+def test_a_wrong_expectation_fails(engine, game, tmp_path):
+    text = (game.folder / "scenarios" / "06-lifesteal-lethal.yaml").read_text(encoding="utf-8")
+    bad = tmp_path / "bad.yaml"
+    bad.write_text(text.replace("slots: {1: {name: Gloom Bat, health: 100}}",
+                                "slots: {1: null}"), encoding="utf-8")
+    assert not run_scenario_file(engine, bad).ok
+
+
+# -- turn structure --------------------------------------------------------------------------------
+
+def test_turn_one_is_three_free_fighters(engine):
+    state = engine.initial_state(engine.setups()[0], random.Random(3))
+    first = state.cur
+    assert all(a[0] == 1 for a in engine.legal_actions(state))
+    for _ in range(3):
+        while state.pending is not None:
+            engine.apply(state, engine.legal_actions(state)[0])
+        engine.apply(state, engine.legal_actions(state)[0])
+    while state.pending is not None and state.cur == first:
+        engine.apply(state, engine.legal_actions(state)[0])
+    assert state.cur == 1 - first
+    assert sum(f is not None and not f.token for f in state.p[first].slots) == 3
+    assert state.p[first].stall == 0
+
+
+def test_energy_refills_and_two_fighters_a_turn(engine):
+    setup = {"turn": "A", "A": {"hand": {"Gloom Bat": 3, "Flare Shot": 1}, "slots": {5: "Rivet Guard"}},
+             "B": {"slots": {1: "Rivet Guard"}}}
+    state, obs = position(engine, setup, [{"play": "Gloom Bat", "slot": 1},
+                                          {"play": "Gloom Bat", "slot": 2}])
+    assert obs["A"]["energy"] == 8
+    assert not [a for a in engine.legal_actions(state) if a[0] == 1]
+    engine.apply(state, (0,))
+    engine.apply(state, (0,))
+    assert engine.observe(state)["A"]["energy"] == 10
+    assert [a for a in engine.legal_actions(state) if a[0] == 1]
+
+
+def test_one_copy_of_a_hazard(engine):
+    setup = {"A": {"hand": {"Caltrops": 2, "Ember Snare": 1}, "hazards": ["Caltrops"],
+                   "slots": {1: "Cinder Pup"}}, "B": {"slots": {1: "Rivet Guard"}}}
+    state, _ = position(engine, setup)
+    legal = engine.legal_actions(state)
+    assert engine.parse_action(state, {"cast": "Caltrops"}) not in legal
+    assert engine.parse_action(state, {"cast": "Ember Snare"}) in legal
+
+
+def test_a_new_stage_discards_the_old(engine):
+    setup = {"A": {"hand": {"Server Farm": 1}, "stage": "Iron Bastion", "slots": {1: "Rivet Guard"}},
+             "B": {"slots": {1: "Rivet Guard"}}}
+    _, obs = position(engine, setup, [{"stage": "Server Farm"}])
+    assert obs["A"]["stage"] == "Server Farm" and obs["A"]["discard"] == ["Iron Bastion"]
+    assert obs["A"]["energy"] == 7
+
+
+def test_active_power_once_a_turn_and_attack_once(engine):
+    setup = {"A": {"powers": ["Kindling", "Heat Wave"], "slots": {1: "Pyre Drake"}},
+             "B": {"slots": {1: "Mossback Tortoise"}}}
+    state, obs = position(engine, setup, [{"power": "Kindling", "target": "B1"},
+                                          {"attack": "A1", "target": "B1"}])
+    assert obs["B"]["slots"][1]["health"] == 700 - 100 - 400
+    legal = engine.legal_actions(state)
+    assert not [a for a in legal if a[0] in (3, 4)]
+
+
+def test_both_players_losing_at_once_loses_the_turn_player(engine):
+    setup = {"turn": "A", "A": {"death_tokens": 4, "slots": {1: "Cinder Pup", 2: "Rivet Guard"}},
+             "B": {"death_tokens": 4, "slots": {1: "Cinder Pup"}}}
+    _, obs = position(engine, setup, [{"attack": "A1", "target": "B1"}])
+    assert obs["over"] and obs["winner"] == "B"
+
+
+def test_no_fighter_loss_spared_by_playing_one(engine):
+    setup = {"turn": "A", "A": {"hand": {"Cinder Pup": 1}, "empty_start": True},
+             "B": {"slots": {1: "Rivet Guard"}}}
+    _, obs = position(engine, setup, [{"play": "Cinder Pup", "slot": 1}, "end"])
+    assert not obs["over"] and obs["turn"] == "B"
+
+
+# -- cards and keywords ----------------------------------------------------------------------------
+
+def test_tempered_steel_applies_two_forge_options(engine):
+    setup = {"A": {"powers": ["Kindling", "Tempered Steel"], "hand": {"Tin Sword Sprite": 1}},
+             "B": {"slots": {1: "Rivet Guard"}}}
+    state, obs = position(engine, setup, [{"play": "Tin Sword Sprite", "slot": 1}])
+    assert obs["pending"]["options"] == ["forge 1", "forge 2"]
+    engine.apply(state, engine.parse_action(state, {"choose": "forge 2"}))
+    obs = engine.observe(state)
+    assert obs["pending"] is None
+    assert obs["A"]["slots"][1]["attack"] == 300 and obs["A"]["slots"][1]["keywords"] == ["Block"]
+
+
+def test_bind_strips_abilities_and_keywords(engine):
+    setup = {"A": {"hand": {"Vine Shackles": 1}, "slots": {1: "Cinder Pup"}},
+             "B": {"slots": {1: "Ancient Grovekeeper", 2: {"card": "Tidepool Crab", "health": 100}}}}
+    state, obs = position(engine, setup, [{"cast": "Vine Shackles", "target": "B1"}])
+    keeper = obs["B"]["slots"][1]
+    assert (keeper["attack"], keeper["health"], keeper["max_health"], keeper["keywords"],
+            keeper["bound"]) == (100, 200, 200, [], True)
+    engine.apply(state, (0,))         # Deep Roots would heal the Crab at the start of B's turn
+    assert engine.observe(state)["B"]["slots"][2]["health"] == 100
+
+
+def test_update_into_a_token(engine):
+    setup = {"A": {"slots": {2: "Patchbot"}}, "B": {"slots": {1: "Rivet Guard"}}}
+    state, obs = position(engine, setup, [{"attack": "A2", "with": "Full Rebuild"}])
+    colossus = obs["A"]["slots"][2]
+    assert colossus["name"] == "Mecha Colossus" and colossus["token"] and colossus["fresh"]
+    assert obs["A"]["discard"] == ["Patchbot"] and obs["A"]["death_tokens"] == 0
+    assert not [a for a in engine.legal_actions(state) if a[0] == 4]
+
+
+def test_void_cards_stay_out_of_the_discard(engine):
+    setup = {"A": {"hand": {"Insert Coin": 1, "Star Sage": 1}, "discard": ["Flare Shot"],
+                   "slots": {1: "Cinder Pup"}},
+             "B": {"slots": {1: "Rivet Guard"}}}
+    state, obs = position(engine, setup, [{"cast": "Insert Coin"}])
+    assert obs["A"]["energy"] == 12 and obs["A"]["void"] == ["Insert Coin"]
+    assert obs["A"]["discard"] == ["Flare Shot"]
+    _, obs = position(engine, setup, [{"cast": "Insert Coin"}, {"play": "Star Sage", "slot": 2}])
+    assert obs["A"]["hand"] == {"Flare Shot": 1}          # only the one that is not Void
+
+
+def test_grab_returns_a_fighter_to_its_owners_hand(engine):
+    setup = {"A": {"hand": {"Claw Machine Gremlin": 1}, "slots": {1: "Cinder Pup"}},
+             "B": {"slots": {1: {"card": "Ironhide Rhino", "health": 300}, 2: "Mossback Tortoise"}}}
+    _, obs = position(engine, setup, [{"play": "Claw Machine Gremlin", "slot": 2}])
+    assert obs["B"]["slots"][1] is None and obs["B"]["hand"] == {"Ironhide Rhino": 1}
+    assert obs["B"]["death_tokens"] == 0
+
+
+def test_withering_curse_waits_for_the_opponents_turn(engine):
+    # B's own turn: A's Soul Harvest heals A's fighters; B's curse stays in play.
+    setup = {"turn": "B",
+             "A": {"powers": ["Soul Harvest", "Night Veil"],
+                   "slots": {1: {"card": "Gloom Bat", "health": 100}, 2: "Ironhide Rhino"}},
+             "B": {"hazards": ["Withering Curse"], "slots": {1: {"card": "Cinder Pup", "health": 100}}}}
+    _, obs = position(engine, setup, [{"attack": "B1", "target": "A2"}])
+    assert obs["B"]["slots"][1] is None
+    assert obs["A"]["slots"][1]["health"] == 200 and obs["B"]["hazards"] == ["Withering Curse"]
+
+
+def test_withering_curse_hits_only_the_first_heal(engine):
+    setup = {"A": {"hand": {"Rainfall Renewal": 1},
+                   "slots": {1: {"card": "Tidepool Crab", "health": 300},
+                             2: {"card": "Tidepool Crab", "health": 300}}},
+             "B": {"hazards": ["Withering Curse"], "slots": {1: "Rivet Guard"}}}
+    _, obs = position(engine, setup, [{"cast": "Rainfall Renewal"}])
+    assert obs["A"]["slots"][1]["health"] == 100 and obs["A"]["slots"][2]["health"] == 500
+
+
+def test_poison_ticks_each_owners_turn(engine):
+    setup = {"A": {"slots": {1: "Venom Fang"}}, "B": {"slots": {1: "Mossback Tortoise"}}}
+    state, obs = position(engine, setup, [{"attack": "A1", "with": "Poisoned Edge", "target": "B1"}])
+    assert obs["B"]["slots"][1]["health"] == 600 and obs["B"]["slots"][1]["poison"] == 100
+    engine.apply(state, (0,))
+    assert engine.observe(state)["B"]["slots"][1]["health"] == 500
+
+
+def test_overheat_burns_at_the_end_of_the_turn(engine):
+    setup = {"A": {"hand": {"Overheat": 1}, "slots": {1: "Kiln Golem"}},
+             "B": {"slots": {1: "Mossback Tortoise"}}}
+    state, obs = position(engine, setup, [{"cast": "Overheat", "target": "A1"}])
+    assert obs["A"]["slots"][1]["attack"] == 600 and "Swift" in obs["A"]["slots"][1]["keywords"]
+    engine.apply(state, (0,))
+    golem = engine.observe(state)["A"]["slots"][1]
+    assert golem["health"] == 400 and golem["attack"] == 300
+
+
+def test_sacred_ward_until_the_next_turn(engine):
+    setup = {"A": {"hand": {"Sacred Ward": 1}, "slots": {1: "Dawn Squire"}},
+             "B": {"slots": {1: "Pyre Drake"}}}
+    state, _ = position(engine, setup, [{"cast": "Sacred Ward", "target": "A1"}, "end",
+                                        {"attack": "B1", "target": "A1"}])
+    obs = engine.observe(state)
+    assert obs["A"]["slots"][1]["health"] == 400 and obs["B"]["slots"][1]["health"] == 400
+    engine.apply(state, (0,))
+    assert not engine.observe(state)["A"]["slots"][1]["ward"]
+
+
+def test_spiked_barricade_and_tangled_strings(engine):
+    setup = {"A": {"slots": {1: "Pyre Drake", 2: "Cinder Pup"}},
+             "B": {"hazards": ["Spiked Barricade"], "slots": {1: "Hollow Marionette", 2: "Dawn Squire"}}}
+    _, obs = position(engine, setup, [{"attack": "A1", "target": "B2"}])
+    assert obs["A"]["slots"][1]["health"] == 600 - 200 - 300      # Squire back, then the Barricade
+    assert obs["B"]["hazards"] == []
+    setup["B"]["slots"] = {1: "Hollow Marionette"}
+    state, obs = position(engine, setup, [{"attack": "A1", "target": "B1"}])
+    assert obs["B"]["hazards"] == ["Spiked Barricade"]              # no Block: not triggered
+    for _ in range(2):
+        engine.apply(state, (0,))
+    obs = engine.observe(state)
+    assert obs["turn"] == "A" and obs["A"]["slots"][1]["stunned"]
+    assert not [a for a in engine.legal_actions(state) if a[:2] == (4, 0)]
+    assert [a for a in engine.legal_actions(state) if a[:2] == (4, 1)]
+
+
+def test_a_dying_fighter_owner_chooses_its_target(engine):
+    setup = {"A": {"slots": {1: "Pyre Drake", 2: "Cinder Pup"}},
+             "B": {"slots": {1: "Runebound Familiar", 2: "Ember Juggler"}}}
+    state, obs = position(engine, setup, [{"attack": "A1", "target": "B1"}])
+    assert obs["pending"] == {"player": "B", "options": ["A1", "A2"]}
+    assert engine.current_player(state) == 1
+    engine.apply(state, engine.parse_action(state, {"choose": "A2"}))
+    obs = engine.observe(state)
+    assert obs["A"]["slots"][2] is None and obs["turn"] == "A" and engine.current_player(state) == 0
+
+
+def test_spell_discounts_stack_and_stop_at_zero(engine):
+    setup = {"A": {"powers": ["Mana Font", "Arcane Mastery"], "hand": {"Gentle Light": 1, "Flare Shot": 1},
+                   "slots": {1: "Orb Channeler"}},
+             "B": {"slots": {1: "Rivet Guard"}}}
+    _, obs = position(engine, setup, [{"power": "Mana Font"},
+                                      {"cast": "Gentle Light", "target": "A1"},
+                                      {"cast": "Flare Shot", "target": "B1"}])
+    assert obs["A"]["energy"] == 10 - 0 - 1
+
+
+def test_entrench_block_and_moonlit_swift(engine):
+    setup = {"A": {"powers": ["Cheap Shot", "Night Veil"], "stage": "Moonlit Rooftops",
+                   "hand": {"Alley Cutpurse": 1, "Smokestep Ninja": 1}, "slots": {5: "Rivet Guard"}},
+             "B": {"slots": {1: "Rivet Guard", 2: "Cinder Pup"}}}
+    state, _ = position(engine, setup, [{"play": "Smokestep Ninja", "slot": 1}])
+    assert engine.observe(state)["A"]["slots"][2]["name"] == "Decoy Double"
+    legal = engine.legal_actions(state)
+    assert engine.parse_action(state, {"attack": "A1", "target": "B1"}) in legal     # Ninja is Swift
+    assert engine.parse_action(state, {"attack": "A2", "target": "B1"}) in legal      # so is its Decoy
+    assert engine.parse_action(state, {"attack": "A1", "target": "B2"}) not in legal  # Block
+    engine.apply(state, engine.parse_action(state, {"power": "Night Veil", "target": "A1"}))
+    assert engine.parse_action(state, {"attack": "A1", "target": "B2"}) in engine.legal_actions(state)
+    # Entrench: Block until the start of its owner's next turn
+    setup = {"turn": "B", "A": {"slots": {1: "Cinder Pup"}},
+             "B": {"powers": ["Entrench", "Heavy Armor"], "slots": {1: "Gloom Bat", 2: "Venom Fang"}}}
+    state, _ = position(engine, setup, [{"power": "Entrench", "target": "B2"}, "end"])
+    legal = engine.legal_actions(state)
+    assert engine.parse_action(state, {"attack": "A1", "target": "B1"}) not in legal
+    engine.apply(state, (0,))
+    assert "Block" not in engine.observe(state)["B"]["slots"][2]["keywords"]
+
+
+def test_failsafe_replaces_a_destroy(engine):
+    setup = {"turn": "B", "A": {"hazards": ["Hidden Blade"], "slots": {1: "Rivet Guard"}},
+             "B": {"hand": {"Omega Frame": 1}, "slots": {1: "Rivet Guard"}}}
+    _, obs = position(engine, setup, [{"play": "Omega Frame", "slot": 2}])
+    assert obs["B"]["slots"][2]["name"] == "Omega Frame"           # 700 Health: the Blade fizzles
+    assert obs["A"]["hazards"] == []
+    setup = {"A": {"slots": {1: "Pyre Drake"}},
+             "B": {"slots": {1: "Cinder Pup", 2: {"card": "Omega Frame", "health": 100}}}}
+    _, obs = position(engine, setup, [{"attack": "A1", "target": "B2"}])
+    assert obs["B"]["slots"][2]["name"] == "Mecha Colossus" and obs["B"]["death_tokens"] == 0
+    assert obs["B"]["discard"] == ["Omega Frame"]
