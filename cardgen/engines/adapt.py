@@ -1,0 +1,1888 @@
+"""A.D.A.P.T.: the reference engine (2 to 6 Fish, last Fish swimming wins).
+
+The match, as the engine plays it (numbers and rulings come from content/adapt/game.yaml
+`tables`; `tables.rulings` lists every choice made where the rulebook is silent):
+
+- Setup: every Fish starts as a Guppy with 1 Experience. The gene stream deck (the Setup's deck,
+  the whole box by default; with 4+ players two boxes) is shuffled and the Gene Stream dealt from
+  its highest-numbered slot (3 slots for 2 players, +1 per player beyond, +1 each for the kids'
+  and sailfish variants). Every Fish rolls percentile dice (ties roll again); from the highest
+  roll down each Adapts by Random Selection (the 2- or 3-player chart) and the stream cycles after
+  each. The highest roller takes the first Turn.
+- A Turn: Hiding ends; Regeneration; Poison Damage; Experience (3, +1 per player beyond 2, max 5;
+  +1 Smart, +1 sailfish, -1 airborne); Cooldown and Jump timers drop (a Jump that reaches 0
+  lands: +2 Ferocity on an Attack this Turn, then Cooldown Jump + 1). Then ONE Action: Adapt from
+  the PGP, Buy from the stream, Attack, a Special Action (Ram, Hide, Bait, Jump) or Wipe the
+  stream. Hide and Bait are followed by an optional Buy or Adapt. A Fish with School may then
+  deal 1 Damage (not on a Turn it Attacked, Rammed, Wiped, jumped or Adapted the School card).
+  Then the stream cycles (remove, slide, refill from the highest empty slot; with nothing
+  removed the last slot expires) and the next living Fish clockwise plays.
+- A Fish with no legal Action Adapts by Random Selection, which ends its Turn; an airborne Fish
+  with nothing to Buy or Adapt passes.
+- Auto-Adapt: the first time a Fish's Experience reaches 20 it takes a Body one Level up (PGP,
+  then the slots from the highest down, then the deck cycled one card at a time) and pays for it
+  unless it came from the PGP. School battle replaces it with a Random Selection at 30.
+- End: a Fish is defeated when its Damage exceeds its Health; the last Fish (or School) wins; if
+  the last Fish fall together the match is a draw (winner None). So is a sea that has settled:
+  `tables.stalemate.rounds` Rounds (20) in which no Fish took Damage and none Adapted a card.
+
+Setup options (`Setup.options`): players (2-6, default 2), variants (list of kids, sailfish,
+school-battle, multi-auto-adapt), deck (card names with repeats; default the whole box, minus the
+kids' locations with `kids`), boxes (copies of that deck; default 1, 2 with 4+ players).
+School battle needs 4 or 6 players: Schools of two alternate seats (team = seat % schools) and
+share one Experience pool (max 30); `winner` is the lowest seat of the winning School.
+
+Actions (tuples):
+    ("adapt", "Card Name")  Adapt that card from your PGP
+    ("buy", slot)           Buy the card in that Gene Stream slot (1 = lowest-numbered)
+    ("attack", fish)        Attack that Fish (seat number)
+    ("ram", fish)           Ram that Fish (Special Action)
+    ("hide",)  ("bait", fish)  ("jump", rounds)   the other Special Actions
+    ("wipe",)               Wipe the Gene Stream
+    ("random",)             Adapt by Random Selection (only when no other Action is legal)
+    ("pass",)               an airborne Fish with nothing to Buy or Adapt
+    ("choose", slot)        the Random Selection result "the card of your choice"
+    ("school", fish)        School: 1 Damage to that Fish
+    ("end",)                end the Turn (after Hide or Bait, or declining School)
+
+Scenario actions (`parse_action`): the tuple as a list (``[attack, 1]``), a string (``attack 1``,
+``adapt Sail Fin``, ``wipe``) or a one-key mapping (``{buy: 2}``).
+
+Scenario setup (every key optional)::
+
+    players: 2              # number of Fish
+    variants: [sailfish]    # as the Setup option
+    seats: [Amber, Violet]  # names
+    turn: 0                 # whose Turn it is (its start-of-Turn steps are already done)
+    start: false            # true: run the start-of-Turn steps for `turn` first
+    phase: action           # action | setup (setup: roll the opening Random Selection now)
+    first: 0                # who took the first Turn (first_player)
+    stream: [Card, null]    # slot 1 first; missing slots are dealt from the deck
+    deck: [Card, ...]       # top card first; default: the rest of the box, shuffled
+    discard: [Card, ...]
+    dice: [12, 3]           # the next die results, in the order the engine rolls them
+    fish:                   # one mapping per Fish (missing Fish: a fresh Guppy)
+      - body: Clownfish     # null: the Guppy
+        parts: [Sail Fin]   # Adapted parts
+        under: [Card]       # replaced cards kept under the Fish
+        pgp: [Card]
+        exp: 1              # (school battle: the School's pool, set on any one of its Fish)
+        damage: 0
+        poison: 0
+        stunned: false
+        hiding: 0           # the Hide score rolled against until its next Turn
+        jumping: 0          # Rounds left in the air
+        jump_length: 0      # the Rounds of that Jump (its Cooldown is this + 1)
+        splash: false       # landed this Turn
+        baited_by: null     # seat of the Fish that Baited it
+        cooldowns: {Ram: 1}
+        auto_adapted: 0
+        alive: true
+
+The engine rolls, in this order: a Hide check (d10), a Fear check (d10), the Attack Die (a Guppy
+rolls a d2: 1 or 2), a Critical d4, then the d10s for Poisonous, Stun and Counter Poison; Bait
+rolls a d10; Random Selection a d100.
+
+Observe (what `expect:` is compared against)::
+
+    turn, current (-1 once over), phase (action|second|school|choice|over), over, winner,
+    first, stream (names by slot, null for empty), deck (count), discard (count),
+    slots, exp_per_turn, wipe_bonus, opening_rolls (the percentile rolls, by seat),
+    last_attack: {attacker, target, kind (attack|ram), result (hit|tie|miss|hidden|feared), roll,
+                  total, survival, damage (to the target), counter (Counter Attack and Shock to
+                  the attacker), exp_gained, critical}
+    selections: [{fish, roll, result (exp|slot N|choice), card (or null),
+                  outcome (exp|adapted|pgp|discarded|left|empty)}]
+    fish: {seat number: {seat, alive, body (Guppy or a name), level, parts {location: name},
+           pgp, under, exp, damage, health, ferocity, survival, lethality, die, poison, stunned,
+           hiding, jumping, splash, baited_by, cooldowns {Action: n}, auto_adapted, fragile,
+           abilities {name: effective score, or true}}}
+
+`fish` is a mapping so that `expect:` can name only the Fish it cares about (``fish: {1:
+{damage: 6}}``); lists such as `selections` must match whole.
+
+Bots: `bots()` adds "shark", a quick rule-of-thumb player (expected Damage of each Attack, stat
+gain of each card; no lookahead). `heuristic` scores a Fish's Health left, stats, Level and
+Experience against its strongest rival, for the simulator's greedy bot.
+
+Not played: the Kingfish Battle Royale variant (simultaneous School Turns); asking for it
+raises RuleConflict.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+from pathlib import Path
+
+from cardgen.engines.base import Engine, IllegalAction, RuleConflict, Setup
+
+LOCATIONS = ("dorsal", "horn", "mouth", "skin", "side", "organ", "tail", "special")
+LOC_INDEX = {name: i for i, name in enumerate(LOCATIONS)}
+
+# Special Actions that have a timer: index into Fish.cd and Stats.cd.
+SA_RAM, SA_HIDE, SA_BAIT, SA_JUMP = 0, 1, 2, 3
+SA_NAMES = ("Ram", "Hide", "Bait", "Jump")
+SA_INDEX = {n: i for i, n in enumerate(SA_NAMES)}
+
+# Effects that Resist and Immune can name.
+R_POISON, R_SHOCK, R_SCHOOL, R_CA, R_RAM = 0, 1, 2, 3, 4
+RESIST_NAMES = ("Poison", "Shock", "School", "Counter Attack", "Ram")
+IMMUNE_BITS = {"Poison": 1, "Stun": 2, "Shock": 4, "School": 8, "Counter Attack": 16, "Bait": 32,
+               "Fear": 64}
+IM_POISON, IM_STUN, IM_SHOCK, IM_SCHOOL, IM_CA, IM_BAIT, IM_FEAR = 1, 2, 4, 8, 16, 32, 64
+
+# Numeral abilities (they add up across the Fish) and flags (they never stack).
+NUMERALS = ("Armor", "Bait", "Counter Attack", "Counter Poison", "Fear", "Hide", "Jump",
+            "Poisonous", "Ram", "Regeneration", "Shock", "Stun")
+FLAGS = ("Amphibious", "Critical", "Electroreception", "School", "Smart", "Sneaky", "Toxic")
+DEFAULT_CAPS = {"Armor": 2, "Bait": 10, "Counter Attack": 3, "Counter Poison": 10, "Fear": 4,
+                "Hide": 4, "Jump": 3, "Poisonous": 10, "Ram": 5, "Regeneration": 2, "Shock": 2,
+                "Stun": 10}
+STAT_FIELDS = ("ferocity", "survival", "lethality", "health")
+NUM_INDEX = {n: i for i, n in enumerate(NUMERALS)}
+FLAG_BITS = {n: 1 << i for i, n in enumerate(FLAGS)}
+AMPH_TOXIC = FLAG_BITS["Amphibious"] | FLAG_BITS["Toxic"]
+N_HIDE, N_JUMP, N_POIS, N_CPOIS = (NUM_INDEX[k] for k in ("Hide", "Jump", "Poisonous",
+                                                          "Counter Poison"))
+# Lanes of a packed card: 4 stats (biased), the numerals, the resists, flag and immune counts.
+LANE, BIAS = 10, 32
+R0 = 4 + len(NUMERALS)
+F0 = R0 + 5
+I0 = F0 + len(FLAGS)
+NUM_ATTR = {"Armor": "armor", "Bait": "bait", "Counter Attack": "counter",
+            "Counter Poison": "cpois", "Fear": "fear", "Hide": "hide", "Jump": "jump",
+            "Poisonous": "pois", "Ram": "ram", "Regeneration": "regen", "Shock": "shock",
+            "Stun": "stun"}
+
+# Phases of a Turn.
+P_ACTION, P_SECOND, P_SCHOOL, P_CHOICE, P_OVER = 0, 1, 2, 3, 4
+PHASE_NAMES = ("action", "second", "school", "choice", "over")
+# Where a "card of your choice" Random Selection returns to.
+RES_SETUP, RES_END, RES_ACTION = 0, 1, 2
+
+WIPE = ("wipe",)
+HIDE = ("hide",)
+RANDOM = ("random",)
+PASS = ("pass",)
+END = ("end",)
+BUY = tuple(("buy", i + 1) for i in range(16))
+CHOOSE = tuple(("choose", i + 1) for i in range(16))
+ATTACK = tuple(("attack", q) for q in range(8))
+RAM = tuple(("ram", q) for q in range(8))
+BAIT = tuple(("bait", q) for q in range(8))
+SCHOOL = tuple(("school", q) for q in range(8))
+JUMP = tuple(("jump", r) for r in range(8))
+
+# The grammar of a card's `text:` (anything its `abilities` do not say): sentences, each one of
+# these patterns. Each match becomes the same effects an ability or a stat field would give.
+_WORD = r"(?:\{(\w+)\}|([A-Z][a-z]+))"
+TEXT_PATTERNS = [
+    (re.compile(r"^([+-]\d+) " + _WORD + r"$"), "stat"),
+    (re.compile(r"^(" + "|".join(NUMERALS) + r") (\d+)$"), "numeral"),
+    (re.compile(r"^(" + "|".join(FLAGS) + r")$"), "flag"),
+    (re.compile(r"^Resist (" + "|".join(RESIST_NAMES) + r") (\d+)$"), "resist"),
+    (re.compile(r"^Immune to ((?:" + "|".join(IMMUNE_BITS) + r")(?:(?:, | and )(?:"
+                + "|".join(IMMUNE_BITS) + r"))*)$"), "immune"),
+    (re.compile(r"^Cooldown (\d+)$"), "cooldown"),
+]
+
+
+class Stats:
+    """A Fish's totals from its Body and Adapted parts, capped; shared between clones."""
+
+    __slots__ = ("level", "die", "fer", "surv", "leth", "hp", "armor", "counter", "pois", "cpois",
+                 "stun", "fear", "hide", "jump", "ram", "regen", "shock", "bait", "smart",
+                 "sneaky", "crit", "electro", "school", "res", "imm", "cd", "flags", "key")
+
+
+class Fish:
+    __slots__ = ("body", "parts", "under", "pgp", "dmg", "poison", "stun", "hide", "jump", "jlen",
+                 "splash", "cd", "bait", "alive", "fragile", "auto", "sblock", "s")
+
+    def copy(self):
+        c = Fish.__new__(Fish)
+        c.body = self.body
+        c.parts = self.parts[:]
+        c.under = self.under[:]
+        c.pgp = self.pgp[:]
+        c.dmg = self.dmg
+        c.poison = self.poison
+        c.stun = self.stun
+        c.hide = self.hide
+        c.jump = self.jump
+        c.jlen = self.jlen
+        c.splash = self.splash
+        c.cd = self.cd[:]
+        c.bait = self.bait
+        c.alive = self.alive
+        c.fragile = self.fragile
+        c.auto = self.auto
+        c.sblock = self.sblock
+        c.s = self.s
+        return c
+
+
+class Config:
+    """Per-match numbers that never change, shared (not copied) between clones."""
+
+    __slots__ = ("n", "slots", "turn_exp", "wipe_bonus", "step", "skip", "chart", "cap", "bmax",
+                 "skipcost", "blev", "ilev", "icost", "iloc", "ids",
+                 "team", "nteams", "school_battle", "multi", "ct", "seats", "variants", "total")
+
+
+class AdaptState:
+    __slots__ = ("rng", "cfg", "fish", "exp", "stream", "deck", "discard", "turn", "phase",
+                 "chooser", "resume", "removed", "attacked", "wiped", "blocked", "over", "win",
+                 "turnno", "forced", "rsdue", "legal", "last", "queue", "first", "rslog", "rolls",
+                 "quiet")
+
+
+def _shuffle(rng, cards):
+    """Fisher-Yates on rng.random(): the same order for the same seed, faster than rng.shuffle."""
+    rnd = rng.random
+    for i in range(len(cards) - 1, 0, -1):
+        j = int(rnd() * (i + 1))
+        cards[i], cards[j] = cards[j], cards[i]
+
+
+def _die_sides(value) -> int:
+    if isinstance(value, str) and value.startswith("d") and value[1:].isdigit():
+        return int(value[1:])
+    return 0
+
+
+class AdaptEngine(Engine):
+    game_id = "adapt"
+    max_actions = 6000
+    keywords = frozenset(NUMERALS + FLAGS + ("Resist", "Immune", "Cooldown"))
+
+    def __init__(self, game):
+        super().__init__(game)
+        t = game.tables or {}
+        self.tables = t
+        abil = t.get("abilities") or {}
+        self.caps = {k: (abil.get(k) or {}).get("cap", DEFAULT_CAPS.get(k)) or DEFAULT_CAPS.get(k)
+                     for k in NUMERALS}
+        self.toxic_bonus = (abil.get("Toxic") or {}).get("bonus", 2)
+        self.max_poison = (abil.get("Poisonous") or {}).get("max_poison_level", 2)
+        self.bait_cost = (abil.get("Bait") or {}).get("cost", 2)
+        att = t.get("attack") or {}
+        self.leth_cap = att.get("lethality_cap", 4)
+        self.miss_cap = att.get("failed_experience_cap", 5)
+        self.tie_dmg = att.get("tie_damage", 1)
+        self.tie_exp = att.get("tie_experience", 2)
+        self.guppy_min_fer = att.get("guppy_min_ferocity", 2)
+        self.pgp_max = (t.get("personal_gene_pool") or {}).get("max_cards", 3)
+        self.part_margin = (t.get("adapting") or {}).get("part_margin", 2)
+        self.guppy_max = (t.get("adapting") or {}).get("guppy_max_body_level", 2)
+        self.exp_cap = (t.get("experience") or {}).get("max", 20)
+        self.exp_start = (t.get("experience") or {}).get("start", 1)
+        self.auto_at = (t.get("auto_adapt") or {}).get("at_experience", 20)
+        self.stalemate = int((t.get("stalemate") or {}).get("rounds", 20))
+
+        # Card data by type index: the bodies and parts in file order (a Guppy is type -1).
+        guppies = game.cards_of_type("guppy")
+        self.guppy_names = [c.name for c in guppies] or ["Guppy"]
+        g = guppies[0].fields if guppies else {"ferocity": 0, "survival": 3, "lethality": 0,
+                                              "health": 5}
+        self.guppy_stats = tuple(int(g.get(k, 0) or 0) for k in STAT_FIELDS)
+        stream_cards = [c for c in game.cards.values() if c.type in ("body", "part")]
+        self.names = [c.name for c in stream_cards]
+        self.index = {n: i for i, n in enumerate(self.names)}
+        self.is_body = [c.type == "body" for c in stream_cards]
+        self.level = [int(c.get("level", 1) or 1) for c in stream_cards]
+        self.cost = [int(c.get("cost", 4 * lvl) or 0)
+                     for c, lvl in zip(stream_cards, self.level, strict=True)]
+        self.loc = [LOC_INDEX.get(c.get("location"), -1) for c in stream_cards]
+        self.die = [_die_sides(c.get("attack_die")) for c in stream_cards]
+        self.copies = [c.copies for c in stream_cards]
+        self.stat = [tuple(int(c.get(k, 0) or 0) for k in STAT_FIELDS) for c in stream_cards]
+        self.fx = []
+        self.unsupported: dict[str, str] = {}
+        for c in stream_cards:
+            fx, why = self._parse_card(c)
+            self.fx.append(fx)
+            if why:
+                self.unsupported[c.name] = why
+        self.has_school = [any(e[0] == "flag" and e[1] == "School" for e in fx) for fx in self.fx]
+        self.adapt_action = [("adapt", n) for n in self.names]
+        self.cap_list = [self.caps.get(k) or 0 for k in NUMERALS]
+        self.vec = self._card_vectors()
+        self._stats_cache: dict = {}
+        self._config_cache: dict = {}
+        self.guppy_s = self._stats(-1, (-1,) * 8)
+
+    # -- the card grammar -------------------------------------------------------------------------
+    def _parse_card(self, card):
+        """(effects, why-unsupported): abilities and `text:` sentences -> effect tuples."""
+        fx = []
+        problems = []
+        sas = []
+        cooldown = None
+        abilities = card.get("abilities") or {}
+        if not isinstance(abilities, dict):
+            return fx, "abilities is not a mapping"
+        for key, value in abilities.items():
+            if key in NUMERALS and isinstance(value, int) and not isinstance(value, bool):
+                fx.append(("num", key, value))
+                if key in SA_INDEX:
+                    sas.append(key)
+            elif key in FLAGS and value is True:
+                fx.append(("flag", key))
+            elif key == "Resist" and isinstance(value, dict) and all(
+                    k in RESIST_NAMES and isinstance(v, int) for k, v in value.items()):
+                fx.extend(("resist", k, v) for k, v in value.items())
+            elif key == "Immune" and isinstance(value, list) and all(
+                    v in IMMUNE_BITS for v in value):
+                fx.extend(("immune", v) for v in value)
+            elif key == "Cooldown" and isinstance(value, int) and not isinstance(value, bool):
+                cooldown = value
+            else:
+                problems.append(f"ability {key}: {value!r} matches no rule")
+        text = card.get("text")
+        if text:
+            for sentence in [s.strip() for s in re.split(r"\.\s*", str(text)) if s.strip()]:
+                effect = self._parse_sentence(sentence)
+                if effect is None:
+                    problems.append(f"text {sentence!r} matches no pattern")
+                    continue
+                for e in effect:
+                    if e[0] == "cooldown":
+                        cooldown = e[1]
+                    else:
+                        fx.append(e)
+                        if e[0] == "num" and e[1] in SA_INDEX:
+                            sas.append(e[1])
+        if cooldown is not None:
+            if not sas:
+                problems.append("Cooldown on a card with no Special Action")
+            fx.extend(("cooldown", sa, cooldown) for sa in sas)
+        return fx, "; ".join(problems)
+
+    def _parse_sentence(self, sentence):
+        for pattern, kind in TEXT_PATTERNS:
+            m = pattern.match(sentence)
+            if not m:
+                continue
+            if kind == "stat":
+                word = (m.group(2) or m.group(3) or "").lower()
+                if word not in STAT_FIELDS:
+                    return None
+                return [("stat", word, int(m.group(1)))]
+            if kind == "numeral":
+                return [("num", m.group(1), int(m.group(2)))]
+            if kind == "flag":
+                return [("flag", m.group(1))]
+            if kind == "resist":
+                return [("resist", m.group(1), int(m.group(2)))]
+            if kind == "immune":
+                return [("immune", v) for v in re.split(r", | and ", m.group(1))]
+            if kind == "cooldown":
+                return [("cooldown", int(m.group(1)))]
+        return None
+
+    def unsupported_cards(self) -> dict[str, str]:
+        return dict(self.unsupported)
+
+    def _card_vectors(self):
+        """Per card type: (stats, numerals or None, flag bits, resist or None, immune, cooldowns)."""
+        vec = []
+        for t, fx in enumerate(self.fx):
+            fer, surv, leth, hp = self.stat[t]
+            num = [0] * len(NUMERALS)
+            flags = 0
+            res = [0] * 5
+            imm = 0
+            cd = [0] * 4
+            for e in fx:
+                kind = e[0]
+                if kind == "num":
+                    num[NUM_INDEX[e[1]]] += e[2]
+                elif kind == "flag":
+                    flags |= FLAG_BITS[e[1]]
+                elif kind == "resist":
+                    res[RESIST_NAMES.index(e[1])] += e[2]
+                elif kind == "immune":
+                    imm |= IMMUNE_BITS[e[1]]
+                elif kind == "cooldown":
+                    i = SA_INDEX[e[1]]
+                    cd[i] = max(cd[i], e[2])
+                elif kind == "stat":
+                    if e[1] == "ferocity":
+                        fer += e[2]
+                    elif e[1] == "survival":
+                        surv += e[2]
+                    elif e[1] == "lethality":
+                        leth += e[2]
+                    else:
+                        hp += e[2]
+            n = tuple((i, x) for i, x in enumerate(num) if x)
+            r = tuple((i, x) for i, x in enumerate(res) if x)
+            co = tuple((i, x) for i, x in enumerate(cd) if x)
+            if (r or co) and not n:
+                n = ((0, 0),)              # the sparse loop is entered only when n is non-empty
+            vec.append((fer, surv, leth, hp, n, flags, r, imm, co))
+        return vec
+
+    def _stats(self, body, parts) -> Stats:
+        """Totals for a Body type (-1: the Guppy) and 8 part types (-1: empty), cached."""
+        key = (body, *parts)
+        s = self._stats_cache.get(key)
+        return s if s is not None else self._stats_key(key)
+
+    def _stats_key(self, key) -> Stats:
+        cache = self._stats_cache
+        if len(cache) > 20000:
+            cache.clear()
+        body = key[0]
+        s = Stats()
+        if body < 0:
+            fer, surv, leth, hp = self.guppy_stats
+            s.level = s.die = 0
+        else:
+            s.level, s.die = self.level[body], self.die[body]
+            fer = surv = leth = hp = 0
+        num = [0] * len(NUMERALS)
+        flags = imm = 0
+        res = [0, 0, 0, 0, 0]
+        cd = [0, 0, 0, 0]
+        vec = self.vec
+        for t in key:
+            if t < 0:
+                continue
+            a, b, c, d, n, fl, r, im, co = vec[t]
+            fer += a
+            surv += b
+            leth += c
+            hp += d
+            if n:
+                for i, x in n:
+                    num[i] += x
+                if r:
+                    for i, x in r:
+                        res[i] += x
+                if co:
+                    for i, x in co:
+                        if x > cd[i]:
+                            cd[i] = x
+            flags |= fl
+            imm |= im
+        if flags & AMPH_TOXIC:
+            if flags & FLAG_BITS["Amphibious"]:
+                if num[N_HIDE]:
+                    num[N_HIDE] += 1
+                if num[N_JUMP]:
+                    num[N_JUMP] += 1
+            if flags & FLAG_BITS["Toxic"]:
+                if num[N_POIS]:
+                    num[N_POIS] += self.toxic_bonus
+                if num[N_CPOIS]:
+                    num[N_CPOIS] += self.toxic_bonus
+        capv = self.cap_list
+        for i in range(len(num)):
+            x = num[i]
+            if x:
+                if x < 0:
+                    num[i] = 0
+                elif capv[i] and x > capv[i]:
+                    num[i] = capv[i]
+        s.fer, s.surv, s.leth, s.hp = fer, surv, leth, hp
+        (s.armor, s.bait, s.counter, s.cpois, s.fear, s.hide, s.jump, s.pois, s.ram, s.regen,
+         s.shock, s.stun) = num
+        s.smart = 1 if flags & FLAG_BITS["Smart"] else 0
+        s.sneaky = 1 if flags & FLAG_BITS["Sneaky"] else 0
+        s.crit = bool(flags & FLAG_BITS["Critical"])
+        s.electro = bool(flags & FLAG_BITS["Electroreception"])
+        s.school = bool(flags & FLAG_BITS["School"])
+        if s.shock:
+            imm |= IM_SHOCK          # a Fish with Shock is Immune to Shock
+        s.res = tuple(res)
+        s.imm = imm
+        s.cd = tuple(cd)
+        s.flags = flags
+        s.key = key
+        cache[key] = s
+        return s
+
+    def _abilities(self, s) -> dict:
+        """A Stats object's abilities as {name: effective score or true}, for observe."""
+        out = {}
+        for name in NUMERALS:
+            v = getattr(s, NUM_ATTR[name])
+            if v:
+                out[name] = v
+        for name in FLAGS:
+            if s.flags & FLAG_BITS[name]:
+                out[name] = True
+        for i, r in enumerate(s.res):
+            if r:
+                out[f"Resist {RESIST_NAMES[i]}"] = r
+        for name, bit in IMMUNE_BITS.items():
+            if s.imm & bit:
+                out[f"Immune {name}"] = True
+        return out
+
+    # -- setups -------------------------------------------------------------------------------------
+    def setups(self, decks: list | None = None) -> list[Setup]:
+        if not decks:
+            return [self._setup("box", None, [], 2), self._setup("box", None, [], 3)]
+        out = []
+        for deck in decks:
+            name, cards, variants = self._deck_list(deck)
+            for n in (2, 3):
+                out.append(self._setup(name, cards, variants, n))
+        return out
+
+    def _setup(self, name, cards, variants, players, **extra) -> Setup:
+        label = f"{name}, {players} players" + (f" ({', '.join(variants)})" if variants else "")
+        options = {"players": players, "variants": list(variants), "deck": cards, **extra}
+        return Setup(label=label, seats=self._seat_names(players), options=options)
+
+    def _seat_names(self, n):
+        base = [g.split()[0] for g in self.guppy_names]
+        return [base[i % len(base)] + ("" if i < len(base) else f" {i // len(base) + 1}")
+                for i in range(n)]
+
+    def _deck_list(self, deck):
+        """(name, card names with repeats, variants) from a Deck, a deck path or such a tuple."""
+        if isinstance(deck, (str, Path)):
+            from cardgen.model import load_deck
+
+            deck = load_deck(Path(deck))
+        if isinstance(deck, tuple):
+            return deck[0], list(deck[1]), list(deck[2]) if len(deck) > 2 else []
+        cards = []
+        for entry, count in deck.counted_entries():
+            if entry.card.type in ("body", "part"):
+                cards.extend([entry.card.name] * count)
+        return deck.name, cards, list(deck.fields.get("variants") or [])
+
+    # -- configuration --------------------------------------------------------------------------
+    def _config(self, players, variants, seats=None) -> Config:
+        t = self.tables
+        unknown = set(variants) - {"kids", "sailfish", "school-battle", "multi-auto-adapt"}
+        if unknown:
+            raise RuleConflict(f"variants the engine does not play: {', '.join(sorted(unknown))}")
+        if not 2 <= players <= 6:
+            raise RuleConflict(f"A.D.A.P.T. is for 2 to 6 players, not {players}")
+        cfg = Config()
+        cfg.n = players
+        cfg.variants = tuple(variants)
+        slots = (t.get("gene_stream") or {}).get("slots_by_players") or {}
+        cfg.slots = int(slots.get(players, slots.get(str(players), players + 1)))
+        tv = t.get("variants") or {}
+        for v in ("kids", "sailfish"):
+            if v in variants:
+                cfg.slots += int((tv.get(v) or {}).get("gene_stream_extra_slots", 1))
+        per = (t.get("experience") or {}).get("per_turn_by_players") or {}
+        cfg.turn_exp = int(per.get(players, per.get(str(players), min(5, players + 1))))
+        if "sailfish" in variants:
+            cfg.turn_exp += int((tv.get("sailfish") or {}).get("experience_per_turn_bonus", 1))
+        bonus = (t.get("wipe") or {}).get("bonus") or {}
+        cfg.wipe_bonus = int(bonus.get(players, bonus.get(str(players), 3 if players == 2 else 4)))
+        four = (t.get("adapting") or {}).get("four_plus_players") or {}
+        cfg.step = 1
+        cfg.skip = 0
+        if players >= 4:
+            cfg.step = int(four.get("body_step", 2))
+            cfg.skip = int(four.get("skip_cost_per_level", 2))
+        if "kids" in variants or "sailfish" in variants:
+            cfg.step = 2
+        cfg.bmax = [max(self.guppy_max, cfg.step)] + [bl + cfg.step for bl in range(1, 6)]
+        cfg.skipcost = [[sum(cfg.skip * k for k in range(bl + 1, lv)) if bl and cfg.skip else 0
+                         for lv in range(12)] for bl in range(6)]
+        charts = (t.get("random_selection") or {}).get("charts") or {}
+        key = players if players in charts else (t.get("random_selection") or {}).get(
+            "chart_for_more_players", 3)
+        cfg.chart = tuple((int(r["roll"][1]), r["gain"], int(r.get("slot", r.get("amount", 0)) or 0))
+                          for r in charts.get(key, charts.get(str(key), [])))
+        if not cfg.chart:
+            raise RuleConflict("no Random Selection chart in tables.random_selection")
+        cfg.school_battle = "school-battle" in variants
+        if cfg.school_battle:
+            sb = tv.get("school-battle") or {}
+            size = int(sb.get("team_size", 2))
+            if players % size or players // size < 2:
+                raise RuleConflict(f"School battle needs Schools of {size}: {players} players")
+            cfg.nteams = players // size
+            cfg.team = tuple(p % cfg.nteams for p in range(players))
+            cfg.cap = int(sb.get("shared_experience_max", 30))
+        else:
+            cfg.nteams = players
+            cfg.team = tuple(range(players))
+            cfg.cap = self.exp_cap
+        cfg.multi = "multi-auto-adapt" in variants
+        cfg.seats = list(seats or self._seat_names(players))
+        return cfg
+
+    def _finish_config(self, cfg):
+        """Per-instance data once the deck is known; index -1 (an empty slot) reads as 0."""
+        cfg.total = len(cfg.ct)
+        cfg.blev = [self.level[t] if self.is_body[t] else 0 for t in cfg.ct] + [0]
+        cfg.ilev = [self.level[t] for t in cfg.ct]
+        cfg.icost = [self.cost[t] for t in cfg.ct]
+        cfg.iloc = [self.loc[t] for t in cfg.ct]
+        cfg.ids = list(range(cfg.total))
+
+    def _deck_types(self, cards, variants, boxes):
+        if cards is None:
+            removed = set()
+            if "kids" in variants:
+                kids = (self.tables.get("variants") or {}).get("kids") or {}
+                removed = set(kids.get("remove_locations") or ("special", "horn", "organ", "skin"))
+            types = []
+            for t in range(len(self.names)):
+                if self.loc[t] >= 0 and LOCATIONS[self.loc[t]] in removed:
+                    continue
+                types.extend([t] * self.copies[t])
+        else:
+            try:
+                types = [self.index[n] for n in cards]
+            except KeyError as exc:
+                raise RuleConflict(f"the deck names {exc.args[0]!r}, which is no body or part") \
+                    from None
+        return types * boxes
+
+    def _new_state(self, cfg, rng) -> AdaptState:
+        st = AdaptState()
+        st.rng = rng
+        st.cfg = cfg
+        st.fish = [self._new_fish() for _ in range(cfg.n)]
+        st.exp = [0] * cfg.nteams
+        for p in range(cfg.n):
+            st.exp[cfg.team[p]] = min(cfg.cap, st.exp[cfg.team[p]] + self.exp_start)
+        st.stream = [-1] * cfg.slots
+        st.deck = []
+        st.discard = []
+        st.turn = 0
+        st.phase = P_ACTION
+        st.chooser = -1
+        st.resume = RES_END
+        st.removed = False
+        st.attacked = False
+        st.wiped = False
+        st.blocked = 0
+        st.over = False
+        st.win = None
+        st.turnno = 0
+        st.forced = None
+        st.rsdue = [False] * cfg.nteams
+        st.legal = None
+        st.last = None
+        st.queue = []
+        st.first = 0
+        st.rslog = []
+        st.rolls = []
+        st.quiet = 0
+        return st
+
+    def _new_fish(self) -> Fish:
+        f = Fish()
+        f.body = -1
+        f.parts = [-1] * 8
+        f.under = []
+        f.pgp = []
+        f.dmg = 0
+        f.poison = 0
+        f.stun = False
+        f.hide = 0
+        f.jump = 0
+        f.jlen = 0
+        f.splash = False
+        f.cd = [0, 0, 0, 0]
+        f.bait = -1
+        f.alive = True
+        f.fragile = False
+        f.auto = 0
+        f.sblock = -1
+        f.s = self.guppy_s
+        return f
+
+    # -- the match ------------------------------------------------------------------------------
+    def initial_state(self, setup: Setup, rng: random.Random) -> AdaptState:
+        o = setup.options or {}
+        players = int(o.get("players", len(setup.seats) or 2))
+        variants = tuple(o.get("variants") or ())
+        boxes = int(o.get("boxes") or (2 if players >= 4 else 1))
+        deck = o.get("deck")
+        seats = tuple(setup.seats) if len(setup.seats) == players else None
+        key = (players, variants, None if deck is None else tuple(deck), boxes, seats)
+        cfg = self._config_cache.get(key)
+        if cfg is None:
+            cfg = self._config(players, variants, seats)
+            cfg.ct = self._deck_types(deck, variants, boxes)
+            self._finish_config(cfg)
+            self._config_cache[key] = cfg
+        st = self._new_state(cfg, rng)
+        st.deck = list(range(cfg.total))
+        _shuffle(rng, st.deck)
+        for i in range(cfg.slots - 1, -1, -1):
+            st.stream[i] = self._draw(st)
+        self._opening_selection(st)
+        return st
+
+    def _opening_selection(self, st):
+        n = st.cfg.n
+        while True:
+            rolls = [self._roll(st, 100) for _ in range(n)]
+            if len(set(rolls)) == n:
+                break
+        st.rolls = rolls
+        order = sorted(range(n), key=lambda p: -rolls[p])
+        st.first = order[0]
+        st.queue = order
+        self._setup_next(st)
+
+    def _setup_next(self, st):
+        while st.queue:
+            p = st.queue.pop(0)
+            st.removed = False
+            if self._rs_roll(st, p, RES_SETUP):
+                return
+            self._cycle(st)
+        self._next_turn(st, st.first)
+
+    def first_player(self, state) -> int:
+        return state.first
+
+    def current_player(self, st) -> int:
+        if st.over:
+            return -1
+        return st.chooser if st.phase == P_CHOICE else st.turn
+
+    def is_over(self, st) -> bool:
+        return st.over
+
+    def winner(self, st):
+        return st.win
+
+    @staticmethod
+    def _roll(st, sides):
+        f = st.forced
+        if f:
+            return f.pop()
+        return int(st.rng.random() * sides) + 1
+
+    def _draw(self, st):
+        deck = st.deck
+        if not deck:
+            if not st.discard:
+                return -1
+            deck.extend(st.discard)
+            st.discard.clear()
+            _shuffle(st.rng, deck)
+        return deck.pop()
+
+    # -- legal actions ----------------------------------------------------------------------------
+    def legal_actions(self, st):
+        acts = st.legal
+        if acts is not None:
+            return acts
+        if st.over:
+            return []
+        ph = st.phase
+        if ph == P_ACTION:
+            acts = self._action_list(st)
+        elif ph == P_SECOND:
+            acts = self._adapt_buy(st, st.turn, [])
+            acts.append(END)
+        elif ph == P_SCHOOL:
+            p = st.turn
+            team = st.cfg.team
+            acts = [SCHOOL[q] for q, f in enumerate(st.fish) if f.alive and team[q] != team[p]]
+            acts.append(END)
+        else:
+            acts = [CHOOSE[i] for i, c in enumerate(st.stream) if c >= 0]
+        st.legal = acts
+        return acts
+
+    def _adapt_cost(self, cfg, f, t, exp):
+        """Extra Experience to Adapt type t now (0 usually), or -1 if it cannot be Adapted now."""
+        lvl = self.level[t]
+        bl = f.s.level
+        if not self.is_body[t]:
+            return 0 if lvl <= bl + self.part_margin else -1
+        if lvl > cfg.bmax[bl]:
+            return -1
+        extra = cfg.skipcost[bl][lvl]
+        return extra if extra <= exp else -1
+
+    def _adapt_buy(self, st, p, acts):
+        cfg = st.cfg
+        f = st.fish[p]
+        e = st.exp[cfg.team[p]]
+        ilev, blev = cfg.ilev, cfg.blev
+        bl = f.s.level
+        pmax = bl + self.part_margin
+        bmax = cfg.bmax[bl]
+        skip = cfg.skipcost[bl]
+        pgp = f.pgp
+        tgp = bl
+        if pgp:
+            first = len(acts)
+            for c in pgp:
+                lv = ilev[c]
+                if blev[c]:
+                    if lv > tgp:
+                        tgp = lv
+                    if lv > bmax or skip[lv] > e:
+                        continue
+                elif lv > pmax:
+                    continue
+                a = self.adapt_action[cfg.ct[c]]
+                if a not in acts[first:]:
+                    acts.append(a)
+        others = -1
+        full = len(pgp) >= self.pgp_max
+        icost = cfg.icost
+        i = -1
+        for c in st.stream:
+            i += 1
+            if c < 0:
+                continue
+            k = icost[c]
+            if k > e:
+                continue
+            lv = ilev[c]
+            if blev[c]:
+                if tgp >= lv:
+                    if others < 0:
+                        others = 99
+                        for q, g in enumerate(st.fish):
+                            if q != p and g.alive and g.s.level < others:
+                                others = g.s.level
+                    if others < lv:
+                        continue
+                if full and (lv > bmax or skip[lv] > e - k):
+                    continue
+            elif full and lv > pmax:
+                continue
+            acts.append(BUY[i])
+        return acts
+
+    def _action_list(self, st):
+        p = st.turn
+        fish = st.fish
+        f = fish[p]
+        if f.jump > 0:
+            acts = self._adapt_buy(st, p, [])
+            return acts or [PASS]
+        s = f.s
+        cfg = st.cfg
+        team = cfg.team
+        my = team[p]
+        blocked = st.blocked
+        can_roll = s.level > 0 or s.fer >= self.guppy_min_fer
+        cd = f.cd
+        if not f.stun:
+            # Baited: the Action must be an Attack on the Fish that Baited it, when one is possible.
+            b = f.bait
+            if b >= 0:
+                g = fish[b]
+                if g.alive and g.jump == 0 and not (blocked >> b) & 1:
+                    forced = []
+                    if can_roll:
+                        forced.append(ATTACK[b])
+                    if s.ram and not cd[SA_RAM]:
+                        forced.append(RAM[b])
+                    if forced:
+                        return forced
+        acts = self._adapt_buy(st, p, [])
+        if f.stun:
+            return acts or [RANDOM]
+        ram = s.ram and not cd[SA_RAM]
+        if can_roll or ram:
+            for q, g in enumerate(fish):
+                if g.alive and team[q] != my and g.jump == 0 and not (blocked >> q) & 1:
+                    if can_roll:
+                        acts.append(ATTACK[q])
+                    if ram:
+                        acts.append(RAM[q])
+        if s.hide or s.bait or s.jump:
+            e = st.exp[my]
+            if s.hide and not cd[SA_HIDE] and e >= s.level:
+                acts.append(HIDE)
+            if s.bait and not cd[SA_BAIT] and e >= self.bait_cost:
+                acts.extend(BAIT[q] for q, g in enumerate(fish)
+                            if g.alive and team[q] != my and g.jump == 0 and not g.s.imm & IM_BAIT)
+            if s.jump and not cd[SA_JUMP]:
+                acts.extend(JUMP[1:s.jump + 1])
+        if not self._wipe_blocked(st, p):
+            acts.append(WIPE)
+        return acts or [RANDOM]
+
+    def _wipe_blocked(self, st, p):
+        """A Body in the stream another Fish could Adapt at once as a step up, unless that Fish
+        already holds a Body of that Level or higher in its PGP."""
+        blev = st.cfg.blev
+        bodies = [x for x in map(blev.__getitem__, st.stream) if x]
+        if not bodies:
+            return False
+        bmax = st.cfg.bmax
+        q = -1
+        for g in st.fish:
+            q += 1
+            if q == p or not g.alive:
+                continue
+            bl = g.s.level
+            top = bmax[bl]
+            for lv in bodies:
+                if bl < lv <= top:
+                    tgp = bl
+                    for x in g.pgp:
+                        if blev[x] > tgp:
+                            tgp = blev[x]
+                    if tgp < lv:
+                        return True
+        return False
+
+    # -- applying actions ---------------------------------------------------------------------------
+    def apply(self, st, action):
+        legal = st.legal
+        if legal is None:
+            legal = self.legal_actions(st)
+        if action not in legal:
+            raise IllegalAction(f"{action!r} is not legal here")
+        st.legal = None
+        kind = action[0]
+        ph = st.phase
+        if ph == P_CHOICE:
+            p = st.chooser
+            self._rs_take(st, p, action[1] - 1, "choice")
+            st.phase = P_ACTION
+            st.chooser = -1
+            self._resume(st)
+            return st
+        p = st.turn
+        if kind == "buy":
+            self._buy(st, p, action[1] - 1)
+            self._after_action(st)
+        elif kind == "adapt":
+            f = st.fish[p]
+            ct = st.cfg.ct
+            c = next(c for c in f.pgp if self.names[ct[c]] == action[1])
+            team = st.cfg.team[p]
+            extra = self._adapt_cost(st.cfg, f, ct[c], st.exp[team])
+            f.pgp.remove(c)
+            st.exp[team] -= extra
+            self._adapt(st, p, c)
+            self._after_action(st)
+        elif kind == "attack" or kind == "ram":
+            done = self._attack(st, p, action[1], kind == "ram")
+            if done and not st.over:
+                self._after_action(st)
+        elif kind == "end":
+            if ph == P_SCHOOL:
+                self._end_turn(st)
+            else:
+                self._after_action(st)
+        elif kind == "school":
+            self._school(st, p, action[1])
+        elif kind == "wipe":
+            self._wipe(st, p)
+            self._after_action(st)
+        elif kind == "hide":
+            f = st.fish[p]
+            st.exp[st.cfg.team[p]] -= f.s.level
+            f.hide = f.s.hide
+            if f.s.cd[SA_HIDE]:
+                f.cd[SA_HIDE] = f.s.cd[SA_HIDE]
+            st.phase = P_SECOND
+        elif kind == "bait":
+            self._bait(st, p, action[1])
+        elif kind == "jump":
+            f = st.fish[p]
+            f.jump = f.jlen = action[1]
+            self._after_action(st)
+        elif kind == "random":
+            if not self._rs_roll(st, p, RES_END):
+                self._end_turn(st)
+        else:  # pass
+            self._after_action(st)
+        return st
+
+    def _resume(self, st):
+        r = st.resume
+        if r == RES_SETUP:
+            self._cycle(st)
+            self._setup_next(st)
+        elif r == RES_END:
+            self._end_turn(st)
+        # RES_ACTION: the Turn goes on with its Action
+
+    def _after_action(self, st):
+        if st.over:
+            return
+        p = st.turn
+        f = st.fish[p]
+        if (f.alive and f.s.school and not st.attacked and not st.wiped and f.jump == 0
+                and f.sblock != st.turnno):
+            team = st.cfg.team
+            if any(g.alive and team[q] != team[p] for q, g in enumerate(st.fish)):
+                st.phase = P_SCHOOL
+                return
+        self._end_turn(st)
+
+    def _end_turn(self, st):
+        p = st.turn
+        f = st.fish[p]
+        self._cycle(st)
+        f.stun = False
+        f.bait = -1
+        f.splash = False
+        if st.over:
+            st.phase = P_OVER
+            return
+        fish = st.fish
+        n = len(fish)
+        q = p + 1 if p + 1 < n else 0
+        while not fish[q].alive:
+            q = q + 1 if q + 1 < n else 0
+        self._next_turn(st, q)
+
+    @staticmethod
+    def _alive(st):
+        n = 0
+        for f in st.fish:
+            if f.alive:
+                n += 1
+        return n
+
+    def _next_alive(self, st, p):
+        n = st.cfg.n
+        fish = st.fish
+        q = (p + 1) % n
+        while not fish[q].alive:
+            q = (q + 1) % n
+        return q
+
+    def _next_turn(self, st, p):
+        while True:
+            st.turn = p
+            st.phase = P_ACTION
+            st.removed = False
+            st.attacked = False
+            st.wiped = False
+            st.blocked = 0
+            st.turnno += 1
+            st.quiet += 1
+            if st.quiet > 2 * self.stalemate and st.quiet > self.stalemate * self._alive(st):
+                # No Damage and no Adapting for that many Rounds: the sea has settled, a tie.
+                st.over = True
+                st.win = None
+                st.phase = P_OVER
+                return
+            if self._start_of_turn(st, p):
+                return
+            if st.over:
+                st.phase = P_OVER
+                return
+            # Defeated at the start of its Turn: the Turn ends, the stream still cycles.
+            self._cycle(st)
+            p = self._next_alive(st, p)
+
+    def _start_of_turn(self, st, p):
+        """Start-of-Turn steps; False if the Fish was defeated by them."""
+        f = st.fish[p]
+        s = f.s
+        f.hide = 0
+        if s.regen and f.dmg:
+            f.dmg = max(0, f.dmg - s.regen)
+            if f.fragile and f.dmg <= s.hp:
+                f.fragile = False
+        if f.poison:
+            if s.imm & IM_POISON:
+                f.poison = 0
+            else:
+                d = f.poison - s.res[R_POISON]
+                if d > 0:
+                    self._hurt(st, p, d)
+                    if not f.alive:
+                        self._check_over(st)
+                        return False
+        cfg = st.cfg
+        gain = cfg.turn_exp + s.smart
+        if f.jump > 0:
+            gain -= 1
+        if cfg.multi and f.auto > 1:
+            gain -= f.auto - 1
+        if gain > 0:
+            tm = cfg.team[p]
+            e = st.exp[tm] + gain
+            if e < self.auto_at and not cfg.school_battle:
+                st.exp[tm] = e                     # nothing to trigger: the common case
+            else:
+                self._gain(st, p, gain)
+        cd = f.cd
+        if cd[0] or cd[1] or cd[2] or cd[3]:
+            for i in range(4):
+                if cd[i]:
+                    cd[i] -= 1
+        if f.jump > 0:
+            f.jump -= 1
+            if f.jump == 0:
+                f.splash = True
+                cd[SA_JUMP] = max(cd[SA_JUMP], f.jlen + 1)
+        if cfg.school_battle:
+            tm = cfg.team[p]
+            if st.rsdue[tm]:
+                st.rsdue[tm] = False
+                self._rs_roll(st, p, RES_ACTION)
+        return True
+
+    def _gain(self, st, p, amount):
+        f = st.fish[p]
+        if not f.alive or amount <= 0:
+            return
+        cfg = st.cfg
+        tm = cfg.team[p]
+        e = st.exp[tm]
+        cap = cfg.cap
+        ne = e + amount
+        if ne > cap:
+            ne = cap
+        st.exp[tm] = ne
+        if cfg.school_battle:
+            if ne == cap and e < cap:
+                st.rsdue[tm] = True
+        elif ne >= self.auto_at > e and (cfg.multi or f.auto == 0) and f.s.level < 5:
+            self._auto_adapt(st, p)
+
+    def _hurt(self, st, q, d):
+        if d <= 0:
+            return
+        f = st.fish[q]
+        if not f.alive:
+            return
+        st.quiet = 0
+        f.dmg += d
+        if f.fragile or f.dmg > f.s.hp:
+            f.alive = False
+
+    def _check_over(self, st):
+        team = st.cfg.team
+        alive = {team[q] for q, f in enumerate(st.fish) if f.alive}
+        if len(alive) <= 1:
+            st.over = True
+            st.phase = P_OVER
+            if alive:
+                (tm,) = alive
+                st.win = min(q for q, f in enumerate(st.fish) if f.alive and team[q] == tm)
+            else:
+                st.win = None
+
+    # -- Adapting, Buying, the stream ---------------------------------------------------------------
+    def _adapt(self, st, p, c):
+        f = st.fish[p]
+        t = st.cfg.ct[c]
+        if self.is_body[t]:
+            old = f.body
+            if old >= 0:
+                f.under.append(old)
+            f.body = c
+            slot = 0
+        else:
+            i = self.loc[t]
+            old = f.parts[i]
+            if old >= 0:
+                f.under.append(old)
+            f.parts[i] = c
+            slot = i + 1
+        st.quiet = 0
+        has_school = self.has_school
+        if has_school[t] or (old >= 0 and has_school[st.cfg.ct[old]]):
+            f.sblock = st.turnno
+        key = list(f.s.key)
+        key[slot] = t
+        key = tuple(key)
+        s = self._stats_cache.get(key)
+        if s is None:
+            s = self._stats_key(key)
+        f.s = s
+        # Adapting never defeats a Fish: above its Health it is 1 Damage from defeat.
+        f.fragile = f.dmg > s.hp
+        imm = s.imm
+        if imm:
+            if imm & IM_POISON:
+                f.poison = 0
+            if imm & IM_STUN:
+                f.stun = False
+            if imm & IM_BAIT:
+                f.bait = -1
+
+    def _buy(self, st, p, i):
+        f = st.fish[p]
+        cfg = st.cfg
+        c = st.stream[i]
+        st.stream[i] = -1
+        st.removed = True
+        tm = cfg.team[p]
+        t = cfg.ct[c]
+        st.exp[tm] -= self.cost[t]
+        extra = self._adapt_cost(cfg, f, t, st.exp[tm])
+        if extra >= 0:
+            st.exp[tm] -= extra
+            self._adapt(st, p, c)
+        else:
+            f.pgp.append(c)
+
+    def _wipe(self, st, p):
+        st.wiped = True
+        st.removed = True
+        stream = st.stream
+        for i, c in enumerate(stream):
+            if c >= 0:
+                st.discard.append(c)
+                stream[i] = -1
+        self._gain(st, p, st.cfg.wipe_bonus)
+
+    def _cycle(self, st):
+        """Remove, slide towards the high slots, refill from the highest empty slot."""
+        stream = st.stream
+        deck = st.deck
+        if not st.removed:
+            last = stream.pop()                    # nothing left this Turn: the last slot expires
+            if last >= 0:
+                st.discard.append(last)
+            stream.insert(0, deck.pop() if deck else self._draw(st))
+            if -1 not in stream:
+                return
+        holes = stream.count(-1)
+        if not holes:
+            return
+        if holes == 1:
+            stream.remove(-1)
+            stream.insert(0, deck.pop() if deck else self._draw(st))
+        else:
+            rest = [c for c in stream if c >= 0]
+            stream[holes:] = rest
+            for i in range(holes - 1, -1, -1):
+                stream[i] = deck.pop() if deck else self._draw(st)
+        st.removed = False
+
+    def _auto_adapt(self, st, p):
+        f = st.fish[p]
+        cfg = st.cfg
+        ct = cfg.ct
+        want = f.s.level + 1
+        is_body, level = self.is_body, self.level
+
+        def fits(c):
+            return c >= 0 and is_body[ct[c]] and level[ct[c]] == want
+
+        f.auto += 1
+        for i, c in enumerate(f.pgp):
+            if fits(c):
+                del f.pgp[i]
+                self._adapt(st, p, c)
+                return
+        stream = st.stream
+        for i in range(len(stream) - 1, -1, -1):
+            c = stream[i]
+            if fits(c):
+                stream[i] = -1
+                st.removed = True
+                self._pay_auto(st, p, c)
+                return
+        if not any(fits(c) for c in st.deck) and not any(fits(c) for c in st.discard):
+            return                                       # no such Body left: nothing happens
+        while True:
+            last = stream[-1]
+            if last >= 0:
+                st.discard.append(last)
+            stream[1:] = stream[:-1]
+            stream[0] = c = self._draw(st)
+            if fits(c):
+                stream[0] = -1
+                st.removed = True
+                self._pay_auto(st, p, c)
+                return
+
+    def _pay_auto(self, st, p, c):
+        tm = st.cfg.team[p]
+        st.exp[tm] = max(0, st.exp[tm] - self.cost[st.cfg.ct[c]])
+        self._adapt(st, p, c)
+
+    # -- Random Selection ---------------------------------------------------------------------------
+    def _rs_roll(self, st, p, resume):
+        """Adapt by Random Selection; True if it waits for a "card of your choice"."""
+        roll = self._roll(st, 100)
+        _, gain, arg = next((row for row in st.cfg.chart if roll <= row[0]), st.cfg.chart[-1])
+        if gain == "experience":
+            st.rslog.append((p, roll, "exp", -1, "exp"))
+            self._gain(st, p, arg)
+            return False
+        if gain == "slot":
+            self._rs_take(st, p, arg - 1, f"slot {arg}", roll)
+            return False
+        if not any(c >= 0 for c in st.stream):
+            st.rslog.append((p, roll, "choice", -1, "empty"))
+            return False
+        st.rslog.append((p, roll, "choice", -1, "choosing"))
+        st.phase = P_CHOICE
+        st.chooser = p
+        st.resume = resume
+        return True
+
+    def _rs_take(self, st, p, i, result, roll=None):
+        f = st.fish[p]
+        cfg = st.cfg
+        ct = cfg.ct
+        if roll is None:           # the choice of a "card of your choice" result
+            p0, roll, _, _, _ = st.rslog.pop()
+        c = st.stream[i] if 0 <= i < len(st.stream) else -1
+        if c < 0:
+            st.rslog.append((p, roll, result, -1, "empty"))
+            return
+        t = ct[c]
+        if self.is_body[t]:
+            tgp = f.s.level
+            for x in f.pgp:
+                if self.is_body[ct[x]]:
+                    tgp = max(tgp, self.level[ct[x]])
+            if self.level[t] <= tgp:
+                st.rslog.append((p, roll, result, c, "left"))
+                return
+        st.stream[i] = -1
+        st.removed = True
+        extra = self._adapt_cost(cfg, f, t, st.exp[cfg.team[p]])
+        if extra >= 0:
+            st.exp[cfg.team[p]] -= extra
+            self._adapt(st, p, c)
+            outcome = "adapted"
+        elif len(f.pgp) < self.pgp_max:
+            f.pgp.append(c)
+            outcome = "pgp"
+        else:
+            st.discard.append(c)
+            outcome = "discarded"
+        st.rslog.append((p, roll, result, c, outcome))
+
+    # -- Attacks and Special Actions ----------------------------------------------------------------
+    def _attack(self, st, p, q, ram):
+        """Resolve an Attack (or Ram); False if a Hide check stopped it (choose again)."""
+        roll = self._roll
+        fish = st.fish
+        a, d = fish[p], fish[q]
+        sa, sd = a.s, d.s
+        if d.hide:
+            r = roll(st, 10)
+            if r <= d.hide:
+                st.blocked |= 1 << q
+                st.last = (p, q, ram, "hidden", r, 0, 0, 0, 0, 0, False)
+                return False
+        if sd.fear and not sa.imm & IM_FEAR:
+            r = roll(st, 10)
+            if r <= sd.fear:
+                st.last = (p, q, ram, "feared", r, 0, 0, 0, 0, 0, False)
+                return True
+        st.attacked = True
+        extra = 0
+        nat = total = 0
+        surv = sd.surv
+        if ram:
+            dmg = sa.ram - sd.armor - sd.res[R_RAM]
+            result = "hit"
+            if sa.cd[SA_RAM]:
+                a.cd[SA_RAM] = sa.cd[SA_RAM]
+        else:
+            die = sa.die
+            nat = roll(st, die) if die else roll(st, 2)
+            fer = sa.fer
+            if sa.electro and sd.level < sa.level:
+                fer += 2
+            if a.splash:
+                fer += 2
+            total = nat + fer
+            leth = sa.leth if sa.leth < self.leth_cap else self.leth_cap
+            crit = sa.crit and die and nat == die
+            if total > surv:
+                dmg = total - surv + leth
+                result = "hit"
+            elif total == surv or crit:
+                dmg = self.tie_dmg + leth
+                result = "tie"
+            else:
+                gained = surv - total
+                if gained > self.miss_cap:
+                    gained = self.miss_cap
+                st.last = (p, q, False, "miss", nat, total, surv, 0, 0, gained, False)
+                self._gain(st, p, gained)
+                if sd.sneaky:
+                    self._gain(st, q, sd.sneaky)
+                return True
+            if crit:
+                extra = roll(st, 4)
+            dmg -= sd.armor
+        if dmg < 0:
+            dmg = 0
+        dmg += extra
+        shock_d = 0 if sd.imm & IM_SHOCK or not sa.shock else max(0, sa.shock - sd.res[R_SHOCK])
+        counter = 0
+        if sd.counter and not sa.imm & IM_CA:
+            counter = max(0, sd.counter - sa.armor - sa.res[R_CA])
+        shock_a = 0 if sa.imm & IM_SHOCK or not sd.shock else max(0, sd.shock - sa.res[R_SHOCK])
+        mp = self.max_poison
+        # Each chance is rolled whenever its owner has the ability, so the dice line up in order.
+        if sa.pois and not ram and roll(st, 10) <= sa.pois and not sd.imm & IM_POISON \
+                and d.poison < mp:
+            d.poison += 1
+        if sa.stun and roll(st, 10) <= sa.stun and not sd.imm & IM_STUN:
+            d.stun = True
+        if sd.cpois and roll(st, 10) <= sd.cpois and not sa.imm & IM_POISON and a.poison < mp:
+            a.poison += 1
+        self._hurt(st, q, dmg + shock_d)
+        self._hurt(st, p, counter + shock_a)
+        gained = 0
+        if result == "tie":
+            gained = self.tie_exp
+            self._gain(st, p, gained)
+        st.last = (p, q, ram, result, nat, total, surv, dmg + shock_d, counter + shock_a, gained,
+                   bool(extra))
+        if not a.alive or not d.alive:
+            self._check_over(st)
+        return True
+
+    def _bait(self, st, p, q):
+        f = st.fish[p]
+        st.exp[st.cfg.team[p]] -= self.bait_cost
+        if f.s.cd[SA_BAIT]:
+            f.cd[SA_BAIT] = f.s.cd[SA_BAIT]
+        if self._roll(st, 10) <= f.s.bait:
+            st.fish[q].bait = p
+        st.phase = P_SECOND
+
+    def _school(self, st, p, q):
+        d = st.fish[q]
+        if not d.s.imm & IM_SCHOOL:
+            self._hurt(st, q, 1 - d.s.res[R_SCHOOL])
+            if not d.alive:
+                self._check_over(st)
+        self._end_turn(st)
+
+    # -- clone and checks ---------------------------------------------------------------------------
+    def clone(self, st):
+        c = AdaptState.__new__(AdaptState)
+        cls = type(st.rng)
+        rng = cls.__new__(cls)
+        rng.setstate(st.rng.getstate())
+        c.rng = rng
+        c.cfg = st.cfg
+        c.fish = [f.copy() for f in st.fish]
+        c.exp = st.exp[:]
+        c.stream = st.stream[:]
+        c.deck = st.deck[:]
+        c.discard = st.discard[:]
+        c.turn = st.turn
+        c.phase = st.phase
+        c.chooser = st.chooser
+        c.resume = st.resume
+        c.removed = st.removed
+        c.attacked = st.attacked
+        c.wiped = st.wiped
+        c.blocked = st.blocked
+        c.over = st.over
+        c.win = st.win
+        c.turnno = st.turnno
+        c.forced = st.forced[:] if st.forced else None
+        c.rsdue = st.rsdue[:]
+        c.legal = st.legal
+        c.last = st.last
+        c.queue = st.queue[:]
+        c.first = st.first
+        c.rslog = st.rslog[:]
+        c.rolls = st.rolls
+        c.quiet = st.quiet
+        return c
+
+    def invariants(self, st) -> list[str]:
+        out = []
+        cfg = st.cfg
+        cards = st.deck + st.discard + st.stream
+        for f in st.fish:
+            cards += f.pgp
+            cards += f.under
+            cards += f.parts
+            cards.append(f.body)
+        cards.sort()
+        k = cards.count(-1)
+        if cards[k:] != cfg.ids:
+            out.extend(self._lost_cards(st, cards[k:]))
+        if len(st.stream) != cfg.slots:
+            out.append(f"the stream has {len(st.stream)} slots, not {cfg.slots}")
+        for tm, e in enumerate(st.exp):
+            if not 0 <= e <= cfg.cap:
+                out.append(f"Experience {e} of side {tm} outside 0..{cfg.cap}")
+        iloc = cfg.iloc
+        alive_teams = set()
+        for p, f in enumerate(st.fish):
+            s = f.s
+            if f.alive:
+                alive_teams.add(cfg.team[p])
+                if f.dmg > s.hp and not f.fragile:
+                    out.append(f"fish {p} is alive with {f.dmg} Damage over {s.hp} Health")
+            if len(f.pgp) > self.pgp_max:
+                out.append(f"fish {p} holds {len(f.pgp)} cards in its PGP")
+            if f.dmg < 0 or not 0 <= f.poison <= self.max_poison:
+                out.append(f"fish {p}: damage {f.dmg}, poison {f.poison}")
+            if min(f.cd) < 0 or f.jump < 0 or f.hide < 0:
+                out.append(f"fish {p}: a negative timer")
+            if f.body >= 0 and iloc[f.body] != -1:
+                out.append(f"fish {p}: a part as its Body")
+            for i, c in enumerate(f.parts):
+                if c >= 0 and iloc[c] != i:
+                    out.append(f"fish {p}: a part at the wrong location")
+        settled = st.over and st.win is None and st.quiet > self.stalemate * self._alive(st)
+        if st.over != (len(alive_teams) <= 1) and not settled:
+            out.append(f"over={st.over} with {len(alive_teams)} side(s) alive")
+        if st.over:
+            if st.win is not None and not st.fish[st.win].alive:
+                out.append(f"the winner {st.win} is defeated")
+        else:
+            if not st.fish[st.turn].alive:
+                out.append(f"the Turn belongs to defeated fish {st.turn}")
+            if st.phase == P_CHOICE and not 0 <= st.chooser < cfg.n:
+                out.append("a choice with no chooser")
+        return out
+
+    def _lost_cards(self, st, cards):
+        total = st.cfg.total
+        seen = [0] * total
+        out = []
+        for c in cards:
+            if 0 <= c < total:
+                seen[c] += 1
+            else:
+                out.append(f"unknown card instance {c}")
+        names = self.names
+        ct = st.cfg.ct
+        lost = [names[ct[i]] for i, k in enumerate(seen) if k == 0]
+        twice = [names[ct[i]] for i, k in enumerate(seen) if k > 1]
+        if lost:
+            out.append(f"cards lost: {', '.join(lost)}")
+        if twice:
+            out.append(f"cards in two places: {', '.join(twice)}")
+        return out
+
+    # -- reporting ----------------------------------------------------------------------------------
+    def _card_name(self, st, c):
+        return self.names[st.cfg.ct[c]] if c >= 0 else None
+
+    def describe(self, st, action) -> str:
+        seats = st.cfg.seats
+        p = self.current_player(st)
+        who = seats[p] if 0 <= p < len(seats) else "?"
+        kind = action[0]
+        if kind in ("buy", "choose"):
+            i = action[1] - 1
+            c = st.stream[i] if 0 <= i < len(st.stream) else -1
+            name = self._card_name(st, c) or "nothing"
+            if kind == "choose":
+                return f"{who} chooses {name} (slot {action[1]}) by Random Selection"
+            return f"{who} buys {name} from slot {action[1]} for {self.cost[st.cfg.ct[c]]} exp"
+        if kind == "adapt":
+            return f"{who} adapts {action[1]} from the PGP"
+        if kind in ("attack", "ram", "bait", "school"):
+            verb = {"attack": "attacks", "ram": "rams", "bait": "baits",
+                    "school": "sends its School at"}[kind]
+            return f"{who} {verb} {seats[action[1]]}"
+        if kind == "jump":
+            return f"{who} jumps for {action[1]} round(s)"
+        return {"hide": f"{who} hides", "wipe": f"{who} wipes the Gene Stream",
+                "random": f"{who} adapts by Random Selection", "pass": f"{who} passes (airborne)",
+                "end": f"{who} ends the Turn"}.get(kind, repr(action))
+
+    def card_of(self, st, action):
+        kind = action[0]
+        if kind == "adapt":
+            return action[1]
+        if kind in ("buy", "choose"):
+            i = action[1] - 1
+            if 0 <= i < len(st.stream):
+                return self._card_name(st, st.stream[i])
+        return None
+
+    def _power(self, st, q):
+        f = st.fish[q]
+        if not f.alive:
+            return 0.0
+        s = f.s
+        left = 0.5 if f.fragile else s.hp - f.dmg
+        attack = (s.die + 1) * 0.5 + s.fer if s.die else (1.5 + s.fer if s.fer >= 2 else 0)
+        return (20.0 + 2.2 * left + 1.6 * s.surv + 1.4 * attack + 1.2 * min(s.leth, 4)
+                + 2.0 * s.armor + 1.5 * s.counter + 1.5 * s.regen + 1.0 * s.shock + 2.0 * s.level
+                + 0.25 * st.exp[st.cfg.team[q]] + 0.8 * len(f.pgp) - 2.0 * f.poison
+                + (0.6 if s.smart else 0.0) + 0.3 * (s.pois + s.stun + s.ram))
+
+    def heuristic(self, st, player) -> float:
+        if st.over:
+            w = st.win
+            if w is None:
+                return 0.0
+            return 1e6 if st.cfg.team[w] == st.cfg.team[player] else -1e6
+        team = st.cfg.team
+        mine = 0.0
+        best = 0.0
+        for q in range(st.cfg.n):
+            v = self._power(st, q)
+            if team[q] == team[player]:
+                mine += v
+            elif v > best:
+                best = v
+        return mine - best
+
+    def bots(self):
+        return {"shark": SharkBot}
+
+    # -- scenarios --------------------------------------------------------------------------------
+    def scenario_state(self, setup: dict, rng: random.Random) -> AdaptState:
+        setup = dict(setup or {})
+        players = int(setup.get("players", len(setup.get("fish") or []) or 2))
+        variants = list(setup.get("variants") or [])
+        cfg = self._config(players, variants, setup.get("seats"))
+        types = []
+        pool = {}
+        for t in self._deck_types(None, variants, 2 if players >= 4 else 1):
+            pool[t] = pool.get(t, 0) + 1
+
+        def inst(name):
+            if name not in self.index:
+                raise ValueError(f"no body or part named {name!r}")
+            t = self.index[name]
+            types.append(t)
+            if pool.get(t):
+                pool[t] -= 1
+            return len(types) - 1
+
+        cfg.ct = types
+        st = self._new_state(cfg, rng)
+        fish_specs = list(setup.get("fish") or [])
+        for p in range(players):
+            spec = fish_specs[p] if p < len(fish_specs) else {}
+            f = st.fish[p]
+            for name in spec.get("under") or []:
+                f.under.append(inst(name))
+            if spec.get("body"):
+                f.body = inst(spec["body"])
+            for name in spec.get("parts") or []:
+                c = inst(name)
+                i = self.loc[types[c]]
+                if i < 0:
+                    raise ValueError(f"{name} is not a part")
+                if f.parts[i] >= 0:
+                    f.under.append(f.parts[i])
+                f.parts[i] = c
+            f.pgp = [inst(n) for n in spec.get("pgp") or []]
+            f.dmg = int(spec.get("damage", 0))
+            f.poison = int(spec.get("poison", 0))
+            f.stun = bool(spec.get("stunned", False))
+            f.hide = int(spec.get("hiding", 0))
+            f.jump = int(spec.get("jumping", 0))
+            f.jlen = int(spec.get("jump_length", f.jump))
+            f.splash = bool(spec.get("splash", False))
+            b = spec.get("baited_by")
+            f.bait = -1 if b is None else int(b)
+            for k, v in (spec.get("cooldowns") or {}).items():
+                f.cd[SA_INDEX[k]] = int(v)
+            f.auto = int(spec.get("auto_adapted", 0))
+            f.alive = bool(spec.get("alive", True))
+            f.s = self._stats(types[f.body] if f.body >= 0 else -1,
+                              tuple(types[c] if c >= 0 else -1 for c in f.parts))
+            f.fragile = f.dmg > f.s.hp and f.alive
+            if "exp" in spec:
+                st.exp[cfg.team[p]] = int(spec["exp"])
+        stream = list(setup.get("stream") or [])
+        if len(stream) > cfg.slots:
+            raise ValueError(f"the stream has {cfg.slots} slots, not {len(stream)}")
+        st.stream = [inst(n) if n else -1 for n in stream] + [-1] * (cfg.slots - len(stream))
+        st.discard = [inst(n) for n in setup.get("discard") or []]
+        if "deck" in setup:
+            st.deck = [inst(n) for n in reversed(setup.get("deck") or [])]
+        else:
+            rest = [t for t, k in sorted(pool.items()) for _ in range(k)]
+            _shuffle(rng, rest)
+            st.deck = [inst(self.names[t]) for t in rest]
+        missing = [i for i, c in enumerate(st.stream) if c < 0 and i >= len(stream)]
+        for i in sorted(missing, reverse=True):
+            st.stream[i] = self._draw(st)
+        self._finish_config(cfg)
+        dice = setup.get("dice")
+        if dice:
+            st.forced = [int(x) for x in reversed(dice)]
+        st.turn = int(setup.get("turn", 0))
+        st.first = int(setup.get("first", st.turn))
+        st.turnno = 1
+        self._check_over(st)
+        if st.over:
+            return st
+        if setup.get("phase") == "setup":
+            self._opening_selection(st)
+        elif setup.get("start"):
+            st.turnno = 0
+            self._next_turn(st, st.turn)
+        return st
+
+    def parse_action(self, st, spec):
+        if isinstance(spec, dict):
+            if len(spec) != 1:
+                raise ValueError(f"an action mapping has one key: {spec!r}")
+            ((verb, arg),) = spec.items()
+            parts = [verb] if arg is None else [verb, arg]
+        elif isinstance(spec, str):
+            verb, _, rest = spec.strip().partition(" ")
+            parts = [verb, rest.strip()] if rest.strip() else [verb]
+        else:
+            parts = list(spec)
+        verb = str(parts[0]).lower()
+        if len(parts) == 1 and verb in ("wipe", "hide", "random", "pass", "end"):
+            return (verb,)
+        if len(parts) == 2:
+            if verb == "adapt":
+                if parts[1] not in self.index:
+                    raise ValueError(f"no card named {parts[1]!r}")
+                return ("adapt", str(parts[1]))
+            if verb in ("buy", "choose", "attack", "ram", "bait", "jump", "school"):
+                return (verb, int(parts[1]))
+        raise ValueError(f"unreadable action {spec!r}")
+
+    def observe(self, st) -> dict:
+        cfg = st.cfg
+        name = self._card_name
+        fish = {}
+        for p, f in enumerate(st.fish):
+            s = f.s
+            fish[p] = ({
+                "seat": cfg.seats[p], "alive": f.alive,
+                "body": name(st, f.body) if f.body >= 0 else "Guppy",
+                "level": s.level,
+                "parts": {LOCATIONS[i]: name(st, c) for i, c in enumerate(f.parts) if c >= 0},
+                "pgp": [name(st, c) for c in f.pgp],
+                "under": [name(st, c) for c in f.under],
+                "exp": st.exp[cfg.team[p]], "damage": f.dmg, "health": s.hp,
+                "ferocity": s.fer, "survival": s.surv, "lethality": s.leth, "die": s.die,
+                "poison": f.poison, "stunned": f.stun, "hiding": f.hide, "jumping": f.jump,
+                "splash": f.splash, "baited_by": None if f.bait < 0 else f.bait,
+                "cooldowns": {SA_NAMES[i]: v for i, v in enumerate(f.cd) if v},
+                "auto_adapted": f.auto, "fragile": f.fragile, "abilities": self._abilities(s),
+            })
+        last = None
+        if st.last is not None:
+            a, q, ram, result, nat, total, surv, dmg, counter, gained, crit = st.last
+            last = {"attacker": a, "target": q, "kind": "ram" if ram else "attack",
+                    "result": result, "roll": nat, "total": total, "survival": surv,
+                    "damage": dmg, "counter": counter, "exp_gained": gained, "critical": crit}
+        return {
+            "turn": st.turn, "current": self.current_player(st),
+            "phase": "over" if st.over else PHASE_NAMES[st.phase],
+            "over": st.over, "winner": st.win if st.over else None, "first": st.first,
+            "stream": [name(st, c) for c in st.stream],
+            "deck": len(st.deck), "discard": len(st.discard), "slots": cfg.slots,
+            "exp_per_turn": cfg.turn_exp, "wipe_bonus": cfg.wipe_bonus,
+            "opening_rolls": list(st.rolls),
+            "last_attack": last,
+            "selections": [{"fish": p, "roll": r, "result": res,
+                            "card": name(st, c) if c >= 0 else None, "outcome": out}
+                           for p, r, res, c, out in st.rslog],
+            "fish": fish,
+        }
+
+
+def _stat_value(s) -> float:
+    """What a Fish's totals are worth to the shark bot (Health counted apart)."""
+    attack = (s.die + 1) * 0.5 + s.fer if s.die else 0.0
+    return (1.6 * s.surv + 1.4 * attack + 1.2 * min(s.leth, 4) + 2.0 * s.armor + 1.5 * s.counter
+            + 1.5 * s.regen + 1.0 * s.shock + 2.0 * s.level + 2.2 * s.hp + 0.6 * s.smart
+            + 0.3 * (s.pois + s.stun + s.ram + s.fear + s.hide))
+
+
+class SharkBot:
+    """A quick rule-of-thumb player: the move with the best expected gain, no lookahead.
+
+    An Attack is worth its expected Damage (averaged over the Attack Die, after Armor, Hide and
+    Fear checks, minus the Counter Attack and Shock it draws), more if it can sink the target; a
+    card is worth what it adds to the Fish now (or a share of it if it has to wait in the PGP)
+    minus its cost; Experience, School and the Special Actions get small fixed values.
+    """
+
+    name = "shark"
+
+    def __init__(self, engine, rng, player):
+        self.engine, self.rng, self.player = engine, rng, player
+
+    def choose(self, state, actions):
+        if len(actions) == 1:
+            return actions[0]
+        best, best_score = [], float("-inf")
+        for action in actions:
+            score = self.score(state, action)
+            if score > best_score:
+                best, best_score = [action], score
+            elif score == best_score:
+                best.append(action)
+        return best[self.rng.randrange(len(best))]
+
+    def score(self, st, action) -> float:
+        e = self.engine
+        p = e.current_player(st)
+        f = st.fish[p]
+        kind = action[0]
+        if kind in ("attack", "ram"):
+            return self.attack_value(st, f, st.fish[action[1]], kind == "ram")
+        if kind in ("buy", "choose"):
+            c = st.stream[action[1] - 1]
+            cost = e.cost[st.cfg.ct[c]] if kind == "buy" else 0
+            return self.card_value(st, f, c) - 0.35 * cost
+        if kind == "adapt":
+            c = next(c for c in f.pgp if e.names[st.cfg.ct[c]] == action[1])
+            return self.card_value(st, f, c, waiting=False)
+        if kind == "school":
+            return 2.5
+        if kind == "wipe":
+            return 0.3 * st.cfg.wipe_bonus
+        if kind == "hide":
+            return 1.0 if f.dmg * 2 > f.s.hp else -0.5
+        if kind == "jump":
+            return 0.8 if f.dmg * 2 > f.s.hp and action[1] == f.s.jump else -0.5
+        if kind == "bait":
+            return 0.4
+        return 0.0
+
+    def card_value(self, st, f, c, waiting=True) -> float:
+        e = self.engine
+        cfg = st.cfg
+        t = cfg.ct[c]
+        key = list(f.s.key)
+        key[0 if e.is_body[t] else e.loc[t] + 1] = t
+        new = e._stats(key[0], tuple(key[1:]))
+        gain = _stat_value(new) - _stat_value(f.s)
+        if waiting and e._adapt_cost(cfg, f, t, st.exp[cfg.team[self.player]]) < 0:
+            return 0.3 * gain - 1.0           # waits in the PGP for a bigger Body
+        return gain
+
+    def attack_value(self, st, a, d, ram) -> float:
+        sa, sd = a.s, d.s
+        if ram:
+            dmg = max(0, sa.ram - sd.armor - sd.res[R_RAM])
+        else:
+            die = sa.die or 2
+            fer = sa.fer + (2 if sa.electro and sd.level < sa.level else 0) + (2 if a.splash else 0)
+            leth = min(sa.leth, self.engine.leth_cap)
+            total_dmg = 0.0
+            for face in range(1, die + 1):
+                total = face + fer
+                if total > sd.surv:
+                    total_dmg += max(0, total - sd.surv + leth - sd.armor)
+                elif total == sd.surv or (sa.crit and sa.die and face == die):
+                    total_dmg += max(0, 1 + leth - sd.armor)
+                else:
+                    total_dmg -= 0.15 * min(sd.surv - total, 5)   # a miss pays Experience
+            dmg = total_dmg / die
+        chance = (1 - d.hide / 10) * (1 - (0 if sa.imm & IM_FEAR else sd.fear) / 10)
+        need = 1 if d.fragile else sd.hp - d.dmg + 1      # Damage that sinks the target
+        value = 2.2 * dmg + (8.0 if dmg >= need else 0.0)
+        value -= 2.2 * (max(0, sd.counter - sa.armor) + (0 if sa.imm & IM_SHOCK else sd.shock))
+        return chance * value
+
+
+ENGINE = AdaptEngine
