@@ -156,3 +156,14 @@ def test_wilson_interval():
     lo, hi = wilson(50, 100)
     assert lo == pytest.approx(0.4038, abs=1e-3) and hi == pytest.approx(0.5962, abs=1e-3)
     assert wilson(0, 0) == (0.0, 1.0)
+
+
+def test_keywords_are_found_wherever_the_field_specs_put_them():
+    """A.D.A.P.T. names its abilities as map keys; the check must see them, not just `keywords:`."""
+    from cardgen.engines import load_engine
+
+    engine = load_engine(load_game("adapt"))
+    assert static_conflicts(engine) == []
+    engine.keywords = engine.keywords - {"Armor"}
+    messages = [c.message for c in static_conflicts(engine)]
+    assert messages and all("Armor" in m for m in messages)

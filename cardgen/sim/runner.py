@@ -137,14 +137,36 @@ def static_conflicts(engine) -> list[Conflict]:
     """Conflicts visible without playing: undefined keywords and card text no rule implements."""
     out = []
     known = engine.keywords
-    for card in engine.game.cards.values():
-        for keyword in card.get("keywords") or []:
+    game = engine.game
+    for card in game.cards.values():
+        specs = game.card_types[card.type].fields
+        for keyword in sorted({k for name, value in card.fields.items() if name in specs
+                               for k in keywords_in(specs[name], value)}):
             if keyword not in known:
                 out.append(Conflict("keyword", f"{card.name} carries {keyword}, which no rule of "
                                                "the engine defines"))
     for name, why in sorted(engine.unsupported_cards().items()):
         out.append(Conflict("card-text", f"{name}: {why}"))
     return out
+
+
+def keywords_in(spec, value) -> list[str]:
+    """The keywords a field value names, wherever its spec puts them (a list, a map's keys...)."""
+    from cardgen.model.fields import KeywordSpec, ListSpec, MapSpec, OneOfSpec, RecordSpec
+
+    if isinstance(spec, KeywordSpec):
+        return [value] if isinstance(value, str) else []
+    if isinstance(spec, ListSpec) and isinstance(value, list):
+        return [k for item in value for k in keywords_in(spec.items, item)]
+    if isinstance(spec, MapSpec) and isinstance(value, dict):
+        found = [k for key in value for k in keywords_in(spec.keys, key)]
+        return found + [k for item in value.values() for k in keywords_in(spec.values, item)]
+    if isinstance(spec, RecordSpec) and isinstance(value, dict):
+        return [k for name, item in value.items() if name in spec.fields
+                for k in keywords_in(spec.fields[name], item)]
+    if isinstance(spec, OneOfSpec):
+        return [k for option in spec.options for k in keywords_in(option, value)]
+    return []
 
 
 # -- many matches, on every core ------------------------------------------------------------------
