@@ -1,0 +1,131 @@
+"""The solo-mode AI of Combo Fighter, as a bot (`engine.bots()["solo"]`).
+
+In a solo setup (Setup.options ``solo: seat``) the engine already plays the AI's top card face
+down, draws its 4 cards on a win and discards its leftovers as damage; this bot makes the AI's
+remaining choices the way the rulebook's AI does:
+
+- combo: the combo that deals the most damage from the cards it holds (a signature combo counts
+  with its own damage and is called; on equal damage, fewer cards), with its sheet's solo rule
+  (prefer a combo holding a given card; end with a set-aside card whenever the box allows it);
+- result window: pays its token's cost only as its solo rule says (a lost or tied attack clash
+  that the extra Speed would win);
+- damage from the top of the deck, no optional discards, no tag-outs; Recover takes the most
+  valuable cards; Foresee keeps the order.
+
+Seated in a normal (non-solo) setup it plays the same way, choosing its face-down card at random
+from its hand (its stand-in for the unknown top card).
+"""
+
+from __future__ import annotations
+
+import random
+
+
+class SoloBot:
+    name = "solo"
+
+    def __init__(self, engine, rng: random.Random, player: int):
+        from cardgen.engines import combo_fighter as cf
+
+        self.engine, self.rng, self.player, self.cf = engine, rng, player, cf
+
+    def choose(self, state, actions):
+        if len(actions) == 1:
+            return actions[0]
+        cf, e, s = self.cf, self.engine, state
+        ph = s.phase
+        f = s.fs[s.act[s.cur]] if s.fs else None
+        if ph == cf.CHOOSE:
+            if cf.TOP in actions:
+                return cf.TOP
+            return e.PLAY[f.hand[self.rng.randrange(len(f.hand))]]
+        if ph == cf.COMBO:
+            return plan(e, s, s.cur)[0]
+        if ph == cf.REACT:
+            return cf.FLIP if cf.FLIP in actions and speed_flip_wins(e, s, s.cur) else cf.PASS
+        if ph == cf.DAMAGE:
+            return cf.HIT_DECK
+        if ph == cf.DISCARD:
+            return cf.KEEP
+        if ph in (cf.RECOVER, cf.ASSIST):
+            cards = [a for a in actions if a[0] == "recover"]
+            return max(cards, key=lambda a: e.value[e.kind[a[1]]]) if cards else actions[0]
+        if ph == cf.TAG:
+            return cf.STAY
+        return actions[0]
+
+
+def speed_flip_wins(e, s, seat: int) -> bool:
+    """The solo rule: both cards are attacks, the AI's loses or ties, and the rule's extra Speed
+    would win the round."""
+    f = s.fs[s.act[seat]]
+    n = f.ch.solo.speed_flip
+    if not n:
+        return False
+    c, k = s.choice[seat], s.choice[1 - seat]
+    if e.ctype[c] != 0 or e.ctype[k] != 0 or s.result == seat:
+        return False
+    o = s.fs[s.act[1 - seat]]
+    mine, theirs = f.ch.sides[f.side], o.ch.sides[o.side]
+    if seat == 0:
+        return e._clash(c, k, mine, theirs, n, 0) == 0
+    return e._clash(k, c, theirs, mine, 0, n) == 1
+
+
+def plan(e, s, seat: int) -> list:
+    """The AI's combo from here, as the actions still to take (ending with stop or call)."""
+    f = s.fs[s.act[seat]]
+    ch = f.ch
+    side = f.ch.sides[f.side]
+    played = list(s.played[seat])
+    pa = side.play_aside
+    aside_ok = pa >= 0 and not f.used and pa in f.aside
+    prefer = e.kind.get(ch.solo.prefer_card, -1) if ch.solo.prefer_card else -1
+    cbox, button, cd_c, cd_x = e.cbox, e.button, e.cd_c, e.cd_x
+    best: list = [None, None]          # [key, (seq, sig)]
+
+    def consider(key, seq, sig):
+        if best[0] is None or key > best[0]:
+            best[0], best[1] = key, (list(seq), sig)
+
+    def holds(seq) -> int:
+        if prefer < 0:
+            return 0
+        return int(prefer in played or any(c == prefer for c, _ in seq))
+
+    def walk(seq, hand, used, dmg):
+        full = played + [c for c, _ in seq]
+        consider((holds(seq), dmg, -len(seq)), seq, -1)
+        if len(full) >= 2:
+            for i in ch.sig_by_cards.get(tuple(full), ()):
+                _n, _c, basic, power = ch.sigs[i]
+                consider((holds(seq), power if f.side == 1 and power else basic, -len(seq)), seq, i)
+        mask = cbox[full[-1]]
+        if not mask:
+            return
+        pos = len(full)
+        for c in dict.fromkeys(hand):
+            if mask >> button[c] & 1:
+                rest = list(hand)
+                rest.remove(c)
+                x = cd_x[c]
+                walk(seq + [(c, False)], rest, used,
+                     dmg + cd_c[c] + (x * e._x(f, pos) if x else 0))
+        if aside_ok and not used and mask >> button[pa] & 1:
+            x = cd_x[pa]
+            walk(seq + [(pa, True)], hand, True, dmg + cd_c[pa] + (x * e._x(f, pos) if x else 0))
+
+    walk([], list(f.hand), False, s.dmg[seat])
+    seq, sig = best[1]
+    add = e.kind.get(ch.solo.append_card, -1) if ch.solo.append_card else -1
+    if (add >= 0 and add == pa and aside_ok and f.side == ch.solo.append_side
+            and all(c != add for c, _ in seq)):
+        last = seq[-1][0] if seq else played[-1]
+        if cbox[last] >> button[add] & 1:
+            seq = seq + [(add, True)]
+            full = played + [c for c, _ in seq]
+            sigs = ch.sig_by_cards.get(tuple(full), ())
+            sig = sigs[0] if sigs else -1
+    out = [(e.ASIDE if aside else e.PLAY)[c] for c, aside in seq]
+    out.append(e.CALL[ch.sigs[sig][0]] if sig >= 0 else ("stop",))
+    return out

@@ -1,0 +1,525 @@
+"""Combo Fighter's reference engine (cardgen/engines/combo_fighter.py): determinism, invariants,
+clones, the scenarios, the solo AI and the rules that are easy to get wrong."""
+
+from __future__ import annotations
+
+import copy
+import hashlib
+import random
+from pathlib import Path
+
+import pytest
+
+from cardgen.engines import combo_fighter as cf
+from cardgen.engines import load_engine
+from cardgen.engines.base import IllegalAction, Setup
+from cardgen.engines.combo_fighter_parts import grammar as G
+from cardgen.engines.combo_fighter_parts.solo import SoloBot, plan
+from cardgen.model import load_deck, load_game
+from cardgen.sim.bots import GreedyBot, RandomBot
+from cardgen.sim.runner import play_match
+from tests.conftest import ROOT
+
+GAME_DIR = ROOT / "content" / "combo-fighter"
+SCENARIOS = sorted((GAME_DIR / "scenarios").glob("*.yaml"))
+CHARS = ["Amaya Sol", "Noor Halabi", "Oskar Brannvik", "Teodor Balan"]
+
+
+@pytest.fixture(scope="module")
+def game():
+    return load_game("combo-fighter")
+
+
+@pytest.fixture(scope="module")
+def engine(game):
+    return load_engine(game)
+
+
+def run_random(engine, setup, seed, check=True, bots=None):
+    """Play one match with seeded random bots; return (action digest, state, actions taken)."""
+    state = engine.initial_state(setup, random.Random(seed))
+    rngs = [random.Random(seed * 31 + p) for p in range(2)]
+    players = bots or [RandomBot(engine, rngs[p], p) for p in range(2)]
+    digest = hashlib.sha256()
+    steps = 0
+    while not engine.is_over(state):
+        assert steps < engine.max_actions, "the match did not end"
+        actions = engine.legal_actions(state)
+        assert actions, "a dead end: no legal action"
+        player = engine.current_player(state)
+        assert player in (0, 1)
+        action = players[player].choose(state, actions)
+        digest.update(repr(action).encode())
+        engine.apply(state, action)
+        steps += 1
+        if check:
+            assert engine.invariants(state) == [], (seed, steps, engine.invariants(state))
+    digest.update(repr(engine.observe(state)).encode())
+    return digest.hexdigest(), state, steps
+
+
+def at_choose(engine, setup: dict, seed: int = 0):
+    return engine.scenario_state(setup, random.Random(seed))
+
+
+def act(engine, state, *specs):
+    for spec in specs:
+        action = engine.parse_action(state, spec)
+        assert action in engine.legal_actions(state), (spec, engine.legal_actions(state))
+        engine.apply(state, action)
+    return state
+
+
+# ---------------------------------------------------------------- the content is fully covered
+
+
+def test_every_card_text_is_supported(engine):
+    assert engine.unsupported_cards() == {}
+
+
+def test_every_card_keyword_has_a_rule(engine, game):
+    used = {k for c in game.cards.values() for k in c.get("keywords") or []}
+    assert used <= engine.keywords
+    assert engine.keywords <= set(game.keywords)
+
+
+def test_unknown_text_is_reported(game):
+    broken = copy.deepcopy(game)
+    broken.cards["Hook Spin"].fields["text"] = "Linked: steal the opponent's lunch."
+    sheet = broken.cards["Teodor Balan"].fields["power_token"]
+    sheet["b"] = sheet["b"] + " Your footwork cards explode."
+    unsupported = cf.ComboFighterEngine(broken).unsupported_cards()
+    assert set(unsupported) == {"Hook Spin", "Teodor Balan"}
+    assert "explode" in unsupported["Teodor Balan"]
+
+
+def test_a_new_card_in_the_same_vocabulary_just_works():
+    rules = G.parse_card_text("Linked: draw 2 cards, then Recover 1. Opener: Foresee 2.")
+    assert rules.problems == []
+    assert rules.linked == [(G.DRAW, 2), (G.RECOVER, 1)]
+    assert rules.opener == [(G.FORESEE, 2)]
+    side, problems = G.parse_token_side(
+        "Test", "X is 4. Your footwork cards have Priority. At the end of a round you lost, Flip "
+        "this token.", lambda w: None)
+    assert problems == []
+    assert (side.x_mode, side.x_val, side.prio, side.eor) == (G.X_CONST, 4, [False, False, True],
+                                                               [(G.EOR_LOST, 0)])
+
+
+# ---------------------------------------------------------------- setups
+
+
+def test_default_setups_are_every_pair_of_fighters_with_mirrors(engine):
+    setups = engine.setups()
+    pairs = {tuple(s.seats) for s in setups}
+    assert len(setups) == 10
+    assert ("Amaya Sol", "Amaya Sol") in pairs and ("Noor Halabi", "Teodor Balan") in pairs
+    for s in setups:
+        decks = s.options["decks"]
+        assert [sum(d["cards"].values()) for d in decks] == [50, 50]
+
+
+def test_setups_from_given_decks(engine):
+    decks = [load_deck(p) for p in sorted((GAME_DIR / "decks").glob("*.yaml"))]
+    setups = engine.setups(decks)
+    assert len(setups) == len(decks) * (len(decks) + 1) // 2
+    bonfire = [d for s in setups for d in s.options["decks"] if d["name"] == "Teodor Balan (Bonfire)"]
+    assert bonfire and bonfire[0]["cards"]["Heat Haze"] == 4
+    assert bonfire[0]["starting_hand"][1] == "Heat Haze"
+    one = engine.setups(decks[:1])
+    assert len(one) == 1 and one[0].seats[0] == one[0].seats[1]
+
+
+# ---------------------------------------------------------------- whole matches
+
+
+def test_same_seed_same_match_even_when_global_random_is_disturbed(engine):
+    setups = engine.setups()
+    for seed in (3, 17, 40):
+        random.seed(12345)
+        first = run_random(engine, setups[seed % 10], seed, check=False)[0]
+        random.seed(999)
+        random.random()
+        second = run_random(engine, setups[seed % 10], seed, check=False)[0]
+        assert first == second
+    a = run_random(engine, setups[0], 1, check=False)[0]
+    b = run_random(engine, setups[0], 2, check=False)[0]
+    assert a != b
+
+
+def test_random_matches_keep_every_invariant_and_end(engine):
+    setups = engine.setups()
+    lengths = []
+    for seed in range(150):
+        _, state, steps = run_random(engine, setups[seed % len(setups)], seed)
+        lengths.append(steps)
+        w = engine.winner(state)
+        assert w in (0, 1)
+        assert state.wins[w] == 2 or (state.fights >= 3 and state.wins[w] > state.wins[1 - w])
+        assert state.wins[w] > state.wins[1 - w]
+        assert engine.current_player(state) == -1 and engine.legal_actions(state) == []
+    assert max(lengths) < engine.max_actions / 4
+
+
+def mode_setups():
+    a, n, o, t = CHARS
+    return [
+        Setup("2v2", ["Team 1", "Team 2"], {"mode": "2v2", "teams": [[a, n], [o, t]]}),
+        Setup("tournament", ["P", "Q"], {"mode": "tournament", "rosters": [[a, t], [n, o]]}),
+        Setup("solo", ["human", "AI"], {"solo": 1, "decks": [o, n]}),
+        Setup("solo0", ["AI", "human"], {"solo": 0, "decks": [t, a]}),
+    ]
+
+
+def test_other_modes_keep_every_invariant_and_end(engine):
+    setups = mode_setups()
+    for seed in range(60):
+        _, state, _ = run_random(engine, setups[seed % len(setups)], seed)
+        assert engine.winner(state) in (0, 1)
+
+
+def test_sim_runner_reports_no_conflict(engine):
+    for bots in (["random"], ["solo", "random"], ["greedy", "solo"]):
+        for seed in range(4):
+            result = play_match(engine, engine.setups() + mode_setups(), seed * 3 + 1, bots)
+            assert result.finished and not result.conflicts, result.conflicts
+
+
+def test_clone_is_independent(engine):
+    setups = engine.setups() + mode_setups()
+    for seed in range(12):
+        state = engine.initial_state(setups[seed % len(setups)], random.Random(seed))
+        rng = random.Random(seed)
+        for _ in range(rng.randrange(5, 120)):
+            if engine.is_over(state):
+                break
+            actions = engine.legal_actions(state)
+            engine.apply(state, actions[rng.randrange(len(actions))])
+        if engine.is_over(state):
+            continue
+        before = repr(engine.observe(state))
+        twin = engine.clone(state)
+        assert repr(engine.observe(twin)) == before
+        for _ in range(30):
+            if engine.is_over(twin):
+                break
+            actions = engine.legal_actions(twin)
+            engine.apply(twin, actions[rng.randrange(len(actions))])
+        assert repr(engine.observe(state)) == before
+        # Same action on two clones: the same state, the same dice.
+        a, b = engine.clone(state), engine.clone(state)
+        action = engine.legal_actions(state)[0]
+        engine.apply(a, action)
+        engine.apply(b, action)
+        assert repr(engine.observe(a)) == repr(engine.observe(b))
+        assert a.rng.random() == b.rng.random()
+
+
+# ---------------------------------------------------------------- scenarios
+
+
+def _run_scenario(engine, path: Path):
+    try:
+        from cardgen.sim.scenarios import run_scenario_file
+    except ImportError:  # pragma: no cover - the lead's runner is part of the tree now
+        pytest.skip("no scenario runner")
+    return run_scenario_file(engine, path)
+
+
+@pytest.mark.parametrize("path", SCENARIOS, ids=[p.stem for p in SCENARIOS])
+def test_scenario(engine, path):
+    result = _run_scenario(engine, path)
+    assert result.ok, result.message
+
+
+def test_the_scenarios_cover_the_brief():
+    names = {p.stem for p in SCENARIOS}
+    for kind in ("attack-vs-footwork", "footwork-vs-attack", "footwork-vs-defense",
+                 "defense-vs-footwork", "defense-vs-attack", "attack-vs-defense",
+                 "attack-vs-attack-faster", "attack-vs-attack-slower", "attack-vs-attack-equal",
+                 "defense-priority-first", "defense-priority-second", "defense-priority-both",
+                 "defense-priority-neither", "footwork-priority-first", "footwork-priority-second",
+                 "footwork-priority-both", "footwork-priority-neither"):
+        assert f"win-circle-{kind}" in names
+    for name in ("combo-box-allows", "combo-box-forbids", "opening-and-combo-damage",
+                 "x-damage-storm-surge", "tie-no-combo", "staggering", "staggering-knockout",
+                 "double-knockout", "signature-combo-basic", "signature-combo-power",
+                 "token-amaya-first-light", "token-noor-planting", "token-oskar-slack-tide",
+                 "token-teodor-banked-embers"):
+        assert name in names
+
+
+def test_a_wrong_expectation_fails(engine, tmp_path):
+    text = (GAME_DIR / "scenarios" / "win-circle-attack-vs-footwork.yaml").read_text()
+    wrong = tmp_path / "wrong.yaml"
+    wrong.write_text(text.replace("result: p0", "result: p1"))
+    assert not _run_scenario(engine, wrong).ok
+
+
+# ---------------------------------------------------------------- hidden choices
+
+
+def test_second_chooser_options_do_not_depend_on_the_first_card(engine):
+    setup = {"p0": {"hand": ["Flick Kick", "Bridge Dodge", "Pendulum Step"], "fill": True},
+             "p1": {"hand": ["Harpoon Jab", "Tide Parry", "Sea Legs"], "fill": True}}
+    seen = set()
+    for first in ("Flick Kick", "Bridge Dodge", "Pendulum Step"):
+        state = act(engine, at_choose(engine, setup), f"play {first}")
+        assert engine.current_player(state) == 1
+        seen.add(tuple(engine.legal_actions(state)))
+    assert len(seen) == 1
+
+
+def test_heuristic_never_reads_the_hidden_card(engine):
+    setup = {"p0": {"character": "Teodor Balan", "hand": ["Ember Jab", "Leather Guard", "Stoke Step"],
+                    "fill": True},
+             "p1": {"hand": ["Harpoon Jab", "Tide Parry", "Sea Legs"], "fill": True}}
+    for mine in ("Harpoon Jab", "Tide Parry", "Sea Legs"):
+        values = set()
+        for first in ("Ember Jab", "Leather Guard", "Stoke Step"):
+            state = act(engine, at_choose(engine, setup), f"play {first}")
+            trial = engine.clone(state)
+            engine.apply(trial, ("play", mine))         # the reveal happens inside this apply
+            values.add(engine.heuristic(trial, 1))
+        assert len(values) == 1, mine
+
+
+def test_greedy_beats_random(engine):
+    setups = engine.setups()
+    wins = 0
+    for seed in range(12):
+        greedy_seat = seed % 2
+        bots = [None, None]
+        bots[greedy_seat] = GreedyBot(engine, random.Random(seed), greedy_seat)
+        bots[1 - greedy_seat] = RandomBot(engine, random.Random(seed + 1), 1 - greedy_seat)
+        _, state, _ = run_random(engine, setups[seed % 10], seed, check=False, bots=bots)
+        wins += engine.winner(state) == greedy_seat
+    assert wins >= 10
+
+
+# ---------------------------------------------------------------- rules
+
+
+def test_win_circle_table(engine):
+    k = engine.kind
+    a_side, b_side = engine.chars["Oskar Brannvik"].sides
+    amaya = engine.chars["Amaya Sol"].sides[0]
+    clash = engine._clash
+    assert clash(k["Flick Kick"], k["Sea Legs"], amaya, a_side) == 0
+    assert clash(k["Sea Legs"], k["Flick Kick"], a_side, amaya) == 1
+    assert clash(k["Crescent Kick"], k["Harpoon Jab"], amaya, a_side) == cf.TIE
+    # Guard Break beats Seawall Block on Slack Tide, not on Storm Surge (defense Priority).
+    assert clash(k["Tail Sweep"], k["Seawall Block"], amaya, a_side) == 0
+    assert clash(k["Tail Sweep"], k["Seawall Block"], amaya, b_side) == 1
+    # Two Quick attacks at equal Speed tie.
+    noor = engine.chars["Noor Halabi"].sides[0]
+    assert clash(k["Thorn Needle"], k["Squall Knee"], noor, a_side, 0, 1) == cf.TIE
+
+
+def test_result_window_asks_the_loser_first_then_the_winner(engine):
+    setup = {"p0": {"character": "Teodor Balan", "hand": ["Bellows Hook"], "fill": True},
+             "p1": {"character": "Teodor Balan", "hand": ["Ember Jab"], "fill": True}}
+    state = act(engine, at_choose(engine, setup), "play Bellows Hook", "play Ember Jab")
+    assert (state.phase, engine.current_player(state)) == (cf.REACT, 0)     # 5 vs 7: p0 loses
+    act(engine, state, "flip")                                              # 7 vs 7: a tie
+    assert (state.phase, engine.current_player(state), state.result) == (cf.REACT, 1, cf.TIE)
+    act(engine, state, "flip")                                              # 7 vs 9
+    assert engine.observe(state)["result"] == "p1"
+    assert state.fs[0].side == 0 and state.fs[1].side == 0                  # flipped back
+    assert engine.observe(state)["dealt"] == [0, 1]
+
+
+def test_banked_embers_needs_two_cards(engine):
+    setup = {"p0": {"character": "Teodor Balan", "hand": ["Bellows Hook"], "deck": ["Ember Jab"]},
+             "p1": {"hand": ["Harpoon Jab"], "fill": True}}
+    state = act(engine, at_choose(engine, setup), "play Bellows Hook", "play Harpoon Jab")
+    assert state.phase != cf.REACT                       # 1 card in the deck: no offer
+    assert engine.observe(state)["result"] == "p1"
+
+
+def test_damage_takes_hand_cards_first_and_can_knock_out(engine):
+    setup = {"p0": {"hand": ["Crescent Kick", "Sunrise Axe Kick"], "fill": True},
+             "p1": {"hand": ["Sea Legs", "Bulwark", "Drift In"], "deck": ["Guard Up"],
+                    "discard": ["Tide Parry"]}}
+    state = act(engine, at_choose(engine, setup), "play Crescent Kick", "play Sea Legs",
+                "play Sunrise Axe Kick")
+    # 2 + X(=1) = 3 damage; 2 hand cards and the last deck card: Staggering, not out.
+    assert state.take == [0, 3]
+    assert ("hit", ("Bulwark",)) in engine.legal_actions(state)
+    act(engine, state, "hit Bulwark, Drift In")
+    obs = engine.observe(state)
+    assert obs["p1"]["staggering"] and not obs["p1"]["knocked_out"] and obs["wins"] == [0, 0]
+    # The same hit taken from the deck first knocks out on the second point.
+    state = act(engine, at_choose(engine, setup), "play Crescent Kick", "play Sea Legs",
+                "play Sunrise Axe Kick", "hit deck")
+    assert engine.observe(state)["wins"] == [1, 0]
+
+
+def test_illegal_actions_raise(engine):
+    state = at_choose(engine, {"p0": {"hand": ["Flick Kick"], "fill": True},
+                               "p1": {"hand": ["Sea Legs", "Tide Parry"], "fill": True}})
+    for bad in (("play", "Sea Legs"), ("stop",), ("hit", ()), ("play", "Nonsense"), "x"):
+        with pytest.raises(IllegalAction):
+            engine.apply(engine.clone(state), bad)
+    act(engine, state, "play Flick Kick", "play Tide Parry")     # Oskar wins and may combo
+    assert state.phase == cf.COMBO
+    with pytest.raises(IllegalAction):
+        engine.apply(engine.clone(state), ("play", "Flick Kick"))   # not his card
+    act(engine, state, "p1: stop")
+    assert state.phase == cf.DISCARD and engine.current_player(state) == 1
+    with pytest.raises(IllegalAction):
+        engine.apply(engine.clone(state), ("discard", ("Tide Parry",)))   # already played
+    act(engine, state, "p1: keep")
+    assert state.phase == cf.CHOOSE and engine.observe(state)["dealt"] == [0, 1]
+
+
+def test_recover_and_signature_effects_still_happen(engine):
+    # Total Eclipse on Zenith: the signature combo ends with Eclipse Wheel from set aside; no
+    # power damage printed, so it deals its basic 14.
+    setup = {"p0": {"side": "B", "hand": ["Cartwheel Entry", "Hook Spin", "Cartwheel Heel",
+                                          "Tail Sweep"], "deck": ["Guard Up"], "fill": True},
+             "p1": {"hand": ["Seawall Block"], "fill": True}}
+    state = act(engine, at_choose(engine, setup), "play Cartwheel Entry", "play Seawall Block",
+                "play Hook Spin")
+    assert "Guard Up" in engine.observe(state)["p0"]["hand"]       # Linked still draws
+    act(engine, state, "play Cartwheel Heel", "play Tail Sweep", "aside Eclipse Wheel",
+        "call Total Eclipse")
+    obs = engine.observe(state)
+    assert obs["signature"] == "Total Eclipse" and obs["dealt"] == [14, 0]
+    assert state.fs[0].used
+
+
+def test_eclipse_wheel_only_once_per_fight(engine):
+    setup = {"p0": {"side": "B", "hand": ["Cartwheel Entry"], "fill": True},
+             "p1": {"hand": ["Seawall Block"], "fill": True}}
+    state = at_choose(engine, setup)
+    state.fs[0].used = True
+    act(engine, state, "play Cartwheel Entry", "play Seawall Block")
+    assert state.phase == cf.CHOOSE               # no combo was offered
+
+
+def test_staggering_deck_runs_out_again(engine):
+    setup = {"p0": {"hand": ["Flick Kick"], "fill": True},
+             "p1": {"hand": ["Tide Parry"], "deck": ["Guard Up"], "staggering": True}}
+    state = act(engine, at_choose(engine, setup), "play Flick Kick", "play Tide Parry")
+    # Oskar wins; refilling, his 1-card deck runs out again and the discard pile is shuffled in.
+    f = state.fs[1]
+    assert f.stag and len(f.hand) + len(f.deck) + len(f.discard) == 2 and f.hand
+
+
+def test_two_vs_two_tag_assist_and_first_knockout(engine):
+    setup = mode_setups()[0]
+    for seed in range(8):
+        state = engine.initial_state(setup, random.Random(seed))
+        assert state.phase == cf.START and engine.legal_actions(state) == cf.START_ACTS
+        engine.apply(state, ("start", seed % 2))
+        assert engine.legal_actions(state) == cf.START_ACTS       # independent of team 1's pick
+        engine.apply(state, ("start", 1))
+        assert state.act == [seed % 2, 3]
+        rng = random.Random(seed)
+        seen = set()
+        while not engine.is_over(state) and state.fights == 0:
+            if state.phase == cf.ASSIST:
+                bench = state.fs[engine._bench(state, state.cur)]
+                hand = list(bench.hand)
+                before = len(bench.deck)
+                choice = engine.legal_actions(state)[0]
+                engine.apply(state, choice)
+                assert bench.hand == hand and len(bench.deck) == before + (choice != cf.PASS)
+                seen.add("assist")
+                continue
+            if state.phase == cf.TAG:
+                team = state.cur
+                old = state.act[team]
+                engine.apply(state, cf.TAG_OUT)
+                assert state.act[team] == 4 * team + 1 - old
+                seen.add("tag")
+                continue
+            actions = engine.legal_actions(state)
+            engine.apply(state, actions[rng.randrange(len(actions))])
+            assert engine.invariants(state) == []
+        assert seen == {"assist", "tag"}
+        # One knocked-out fighter ends the fight.
+        assert state.fights == 1 and sum(state.wins) + state.results.count(cf.TIE) == 1
+
+
+def test_tournament_players_pick_the_opponents_fighter(engine):
+    setup = mode_setups()[1]
+    for seed in range(6):
+        state = engine.initial_state(setup, random.Random(seed))
+        p1 = state.tp1
+        assert state.phase == cf.PICK and engine.current_player(state) == p1
+        engine.apply(state, ("pick", 1))            # Player 1 faces the other's 2nd fighter
+        assert engine.current_player(state) == 1 - p1
+        engine.apply(state, ("pick", 0))
+        rosters = [["Amaya Sol", "Teodor Balan"], ["Noor Halabi", "Oskar Brannvik"]]
+        assert state.fs[1 - p1].ch.name == rosters[1 - p1][1]
+        assert state.fs[p1].ch.name == rosters[p1][0]
+        assert state.phase == cf.CHOOSE
+    with pytest.raises(Exception, match="different"):
+        engine.initial_state(Setup("x", ["a", "b"], {"mode": "tournament", "rosters": [
+            ["Amaya Sol", "Amaya Sol"], ["Noor Halabi", "Oskar Brannvik"]]}), random.Random(0))
+
+
+# ---------------------------------------------------------------- solo mode
+
+
+def test_solo_ai_plays_the_top_card_and_draws_four(engine):
+    setup = Setup("solo", ["human", "AI"], {"solo": 1, "decks": ["Amaya Sol", "Noor Halabi"]})
+    state = engine.initial_state(setup, random.Random(5))
+    ai = state.fs[1]
+    assert ai.hand == [] and ai.aside == [engine.kind["Thorn Needle"]]    # Noor's solo rule
+    assert len(ai.deck) == 49
+    top = ai.deck[-1]
+    engine.apply(state, engine.legal_actions(state)[0])
+    assert state.choice[1] == top
+    won = state.result == 1
+    assert len(ai.deck) == (44 if won else 48) and len(ai.hand) == (4 if won else 0)
+
+
+def test_solo_bot_plays_the_most_damaging_combo(engine):
+    setup = {"solo": 1,
+             "p0": {"hand": ["Pendulum Step"], "fill": True},
+             "p1": {"character": "Teodor Balan",
+                    "deck": ["Ember Jab", "Bellows Hook", "Quench Uppercut", "Ember Jab",
+                             "Leather Guard"], "fill": True}}
+    state = act(engine, at_choose(engine, setup), "play Pendulum Step")
+    assert state.phase == cf.REACT                  # Teodor's AI may pay: its rule says no
+    bot = SoloBot(engine, random.Random(0), 1)
+    engine.apply(state, bot.choose(state, engine.legal_actions(state)))
+    # Ember Jab, Bellows Hook, Quench Uppercut is Red-Hot Rivet: 6 beats any plain combo.
+    assert plan(engine, state, 1)[-1] == ("call", "Red-Hot Rivet")
+    while state.phase == cf.COMBO:
+        engine.apply(state, bot.choose(state, engine.legal_actions(state)))
+    obs = engine.observe(state)
+    assert obs["signature"] == "Red-Hot Rivet" and obs["dealt"] == [0, 6]
+
+
+def test_solo_bot_teodor_flips_only_to_turn_a_speed_clash(engine):
+    bot = SoloBot(engine, random.Random(0), 1)
+    base = {"solo": 1, "p1": {"character": "Teodor Balan", "deck": ["Bellows Hook"], "fill": True}}
+    for mine, expected in (("Harpoon Jab", cf.FLIP), ("Breakwater Elbow", cf.PASS),
+                           ("Squall Knee", cf.PASS), ("Sea Legs", cf.PASS)):
+        setup = dict(base, p0={"character": "Oskar Brannvik", "hand": [mine], "fill": True})
+        state = act(engine, at_choose(engine, setup), f"play {mine}")
+        assert state.phase == cf.REACT and engine.current_player(state) == 1
+        assert bot.choose(state, engine.legal_actions(state)) == expected, mine
+
+
+def test_solo_bot_amaya_ends_with_eclipse_wheel_on_zenith(engine):
+    setup = {"p0": {"side": "B", "hand": ["Cartwheel Entry", "Flick Kick"], "fill": True},
+             "p1": {"hand": ["Seawall Block"], "fill": True}}
+    state = act(engine, at_choose(engine, setup), "play Cartwheel Entry", "play Seawall Block")
+    assert plan(engine, state, 0) == [("aside", "Eclipse Wheel"), ("stop",)]
+
+
+def test_solo_leftovers_knock_out_a_staggering_ai(engine):
+    setup = {"solo": 1,
+             "p0": {"hand": ["Pendulum Step"], "fill": True},
+             "p1": {"character": "Noor Halabi", "staggering": True,
+                    "deck": ["Nerve Strike", "Reed Bend", "Circle Step", "Wrist Trap", "Reed Bend",
+                             "Circle Step"]}}
+    state = act(engine, at_choose(engine, setup), "play Pendulum Step")
+    assert state.phase == cf.COMBO
+    act(engine, state, "stop")
+    assert engine.observe(state)["wins"] == [1, 0]
