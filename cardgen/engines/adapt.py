@@ -115,7 +115,7 @@ import random
 import re
 from pathlib import Path
 
-from cardgen.engines.base import Engine, IllegalAction, RuleConflict, Setup
+from cardgen.engines.base import Engine, IllegalAction, RuleConflict, Setup, action_words
 
 LOCATIONS = ("dorsal", "horn", "mouth", "skin", "side", "organ", "tail", "special")
 LOC_INDEX = {name: i for i, name in enumerate(LOCATIONS)}
@@ -1724,16 +1724,7 @@ class AdaptEngine(Engine):
         return st
 
     def parse_action(self, st, spec):
-        if isinstance(spec, dict):
-            if len(spec) != 1:
-                raise ValueError(f"an action mapping has one key: {spec!r}")
-            ((verb, arg),) = spec.items()
-            parts = [verb] if arg is None else [verb, arg]
-        elif isinstance(spec, str):
-            verb, _, rest = spec.strip().partition(" ")
-            parts = [verb, rest.strip()] if rest.strip() else [verb]
-        else:
-            parts = list(spec)
+        parts = action_words(spec)
         verb = str(parts[0]).lower()
         if len(parts) == 1 and verb in ("wipe", "hide", "random", "pass", "end"):
             return (verb,)

@@ -31,6 +31,23 @@ class RuleConflict(Exception):
     """
 
 
+def action_words(spec) -> list:
+    """A scenario's written action as [verb] or [verb, argument].
+
+    Scenarios may write an action as a mapping `{attack: Circuit Knight}`, a string
+    "attack Circuit Knight", or a list `[attack, Circuit Knight]`.
+    """
+    if isinstance(spec, dict):
+        if len(spec) != 1:
+            raise ValueError(f"an action mapping has one key: {spec!r}")
+        ((verb, arg),) = spec.items()
+        return [str(verb)] + ([] if arg is None else [arg])
+    if isinstance(spec, str):
+        verb, _, rest = spec.strip().partition(" ")
+        return [verb, rest.strip()] if rest.strip() else [verb]
+    return list(spec)
+
+
 @dataclass
 class Setup:
     """One matchup: a label for the report and whatever the engine needs (decks, characters)."""

@@ -113,7 +113,7 @@ import random
 from collections import Counter
 from pathlib import Path
 
-from cardgen.engines.base import Engine, IllegalAction, RuleConflict, Setup
+from cardgen.engines.base import Engine, IllegalAction, RuleConflict, Setup, action_words
 from cardgen.engines.combo_fighter_parts import grammar as G
 from cardgen.engines.combo_fighter_parts.solo import SoloBot
 
@@ -1487,22 +1487,14 @@ class ComboFighterEngine(Engine):
         return s
 
     def parse_action(self, state: CFState, spec):
-        if isinstance(spec, dict):
-            if len(spec) != 1:
-                raise ValueError(f"an action mapping has one key: {spec!r}")
-            ((verb, arg),) = spec.items()
-            parts = [str(verb)] + ([] if arg is None else [arg])
-        elif isinstance(spec, str):
+        if isinstance(spec, str):
             text = spec.strip()
             if len(text) > 3 and text[0] == "p" and text[1] in "0123" and text[2] == ":":
                 seat = int(text[1])
                 if seat != state.cur:
                     raise ValueError(f"{spec!r}: p{state.cur} is to move, not p{seat}")
-                text = text[3:].strip()
-            verb, _, rest = text.partition(" ")
-            parts = [verb, rest.strip()] if rest.strip() else [verb]
-        else:
-            parts = list(spec)
+                spec = text[3:]
+        parts = action_words(spec)
         verb = str(parts[0]).lower()
         if verb == "keep" and len(parts) == 1:
             return ("discard", ())

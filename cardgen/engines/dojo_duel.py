@@ -82,7 +82,7 @@ import itertools
 import random
 from pathlib import Path
 
-from cardgen.engines.base import Engine, IllegalAction, RuleConflict, Setup
+from cardgen.engines.base import Engine, IllegalAction, RuleConflict, Setup, action_words
 
 # Phases
 KICKER, PICK, ANSWER, REVEAL, OVER = 0, 1, 2, 3, 4
@@ -626,16 +626,7 @@ class DojoDuelEngine(Engine):
             raise ValueError(f"no card named {err.args[0]!r}") from None
 
     def parse_action(self, state: DojoState, spec):
-        if isinstance(spec, dict):
-            if len(spec) != 1:
-                raise ValueError(f"an action mapping has one key: {spec!r}")
-            ((verb, arg),) = spec.items()
-            parts = [verb] if arg is None else [verb, arg]
-        elif isinstance(spec, str):
-            verb, _, rest = spec.strip().partition(" ")
-            parts = [verb, rest.strip()] if rest.strip() else [verb]
-        else:
-            parts = list(spec)
+        parts = action_words(spec)
         verb = str(parts[0]).lower()
         if verb in ("pick", "reveal", "keep") and len(parts) == 1:
             return (verb,)
