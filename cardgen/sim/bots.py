@@ -3,6 +3,17 @@
 from __future__ import annotations
 
 import random
+from typing import Protocol
+
+
+class Bot(Protocol):
+    """What the simulator asks of a bot: pick one of the legal actions.
+
+    A bot is made by factory(engine, rng, player) with its own RNG. It must not change the state
+    it is shown (clone it to look ahead) nor read hidden information from it.
+    """
+
+    def choose(self, state, actions: list): ...
 
 
 class RandomBot:
