@@ -1,0 +1,114 @@
+"""HTML through Jinja2 (sandboxed, autoescaped) and WeasyPrint, with every file read confined."""
+
+from __future__ import annotations
+
+import logging
+from pathlib import Path
+
+from cardgen.errors import ContentError, Issue
+from cardgen.fsutil import write_atomic
+from cardgen.model import Game
+from cardgen.paths import fonts_dir, templates_dir
+from cardgen.publish.fetcher import ConfinedFetcher, FetchRefused
+
+PAPER = {"a5": "148mm 210mm", "a4": "210mm 297mm", "letter": "8.5in 11in",
+         "half-letter": "5.5in 8.5in"}
+
+
+def jinja_env(game: Game):
+    """Templates: the game's own templates/ folder first, then cardgen's templates/."""
+    from jinja2 import ChoiceLoader, FileSystemLoader
+    from jinja2.sandbox import SandboxedEnvironment
+
+    loaders = []
+    own = game.folder / "templates"
+    if own.is_dir():
+        loaders.append(FileSystemLoader(str(own)))
+    loaders.append(FileSystemLoader(str(templates_dir())))
+    env = SandboxedEnvironment(loader=ChoiceLoader(loaders), autoescape=True, trim_blocks=True,
+                               lstrip_blocks=True)
+    return env
+
+
+def render_template(game: Game, name: str, context: dict) -> str:
+    from jinja2 import TemplateError
+
+    env = jinja_env(game)
+    try:
+        return env.get_template(name).render(**context)
+    except TemplateError as exc:
+        where = getattr(exc, "filename", None) or name
+        raise ContentError([Issue(Path(where), getattr(exc, "lineno", None), None,
+                                  f"template error: {exc.message or exc}")]) from None
+
+
+def base_context(game: Game, paper: str) -> dict:
+    return {"game": game, "meta": game.meta, "fonts_url": fonts_dir().resolve().as_uri(),
+            "page_size": PAPER.get(paper, paper), "paper": paper}
+
+
+class _Quiet(logging.Filter):
+    """WeasyPrint logs unsupported CSS and the like as warnings; keep them out of the CLI output."""
+
+    def filter(self, record):
+        return record.levelno >= logging.ERROR
+
+
+def document_key(html: str, fetcher: ConfinedFetcher) -> str:
+    """Everything a PDF depends on: the HTML (chapters, data and CSS are all in it) and the bytes
+    of every local file it names (fonts, images), each read through the fetcher's checks."""
+    import hashlib
+    import re
+
+    from cardgen import __version__
+
+    digest = hashlib.sha256(f"cardgen {__version__}\n".encode())
+    digest.update(html.encode())
+    for url in sorted(set(re.findall(r"file://[^\s\"')]+", html))):
+        try:
+            digest.update(fetcher.resolve_url(url).read_bytes())
+        except FetchRefused:
+            digest.update(b"refused")      # the real build will report it
+    return digest.hexdigest()
+
+
+def write_pdf(html: str, out_path: Path, game: Game, fetcher: ConfinedFetcher,
+              title: str, use_cache: bool = True) -> tuple[Path, int]:
+    """Lay out and write one PDF atomically; returns (path, page count).
+
+    When nothing the PDF depends on changed since the last build, the PDF on disk is kept.
+    """
+    stamp = out_path.with_name(f".{out_path.name}.key")
+    key = document_key(html, fetcher) if use_cache else None
+    if key and out_path.is_file() and stamp.is_file():
+        saved = stamp.read_text().split()
+        if len(saved) == 2 and saved[0] == key and saved[1].isdigit():
+            return out_path, int(saved[1])
+    import weasyprint
+
+    logger = logging.getLogger("weasyprint")
+    if not any(isinstance(f, _Quiet) for f in logger.filters):
+        logger.addFilter(_Quiet())
+    try:
+        document = weasyprint.HTML(string=html, base_url=game.folder.resolve().as_uri() + "/",
+                                   url_fetcher=fetcher.weasyprint_fetcher()).render()
+        data = document.write_pdf(pdf_identifier=f"cardgen-{game.id}-{title}".encode(),
+                                  uncompressed_pdf=False)
+    except FetchRefused as exc:
+        raise ContentError([exc.issue]) from None
+    except BaseException as exc:   # WeasyPrint's FatalURLFetchingError is a BaseException
+        cause = exc.__cause__ or exc.__context__
+        if isinstance(cause, FetchRefused):
+            raise ContentError([cause.issue]) from None
+        if type(exc).__name__ == "FatalURLFetchingError":
+            raise ContentError([Issue(fetcher.default_source, None, None, str(exc))]) from None
+        raise
+    path = write_atomic(out_path, data)
+    if key:
+        write_atomic(stamp, f"{key} {len(document.pages)}\n")
+    return path, len(document.pages)
+
+
+def make_fetcher(game: Game, default_source: Path | None, extra_files=()) -> ConfinedFetcher:
+    return ConfinedFetcher([game.folder, templates_dir(), fonts_dir()], default_source,
+                           list(extra_files))

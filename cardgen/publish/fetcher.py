@@ -1,0 +1,106 @@
+"""The only way WeasyPrint reads a file while cardgen publishes: a fetcher confined to a few folders.
+
+Served: files inside the game folder, templates/ and fonts/ (after resolving symlinks, so a link
+that points outside is refused like any other outside path), plus files cardgen itself generated
+for this document and registered by path. Refused: http, https, ftp, data and every other scheme,
+file: paths outside those folders, missing files. A refusal stops the build with a ContentError
+that names the content file the URL came from, so the CLI prints it and exits 2.
+"""
+
+from __future__ import annotations
+
+import mimetypes
+import os
+from pathlib import Path
+from urllib.parse import unquote, urlsplit
+
+from cardgen.errors import ContentError, Issue
+
+
+class FetchRefused(BaseException):
+    """Raised inside WeasyPrint's layout to stop it at once (WeasyPrint swallows Exceptions).
+
+    BaseException on purpose: WeasyPrint turns ordinary exceptions from a fetcher into a logged
+    warning and carries on with a missing image, which would hide the problem.
+    """
+
+    def __init__(self, issue: Issue):
+        super().__init__(str(issue))
+        self.issue = issue
+
+
+class ConfinedFetcher:
+    """Callable WeasyPrint URL fetcher. Build one per document.
+
+    `sources` maps a URL (as written in the HTML) to the content file that wrote it, so a refusal
+    can say where to look; anything else is blamed on `default_source`.
+    """
+
+    def __init__(self, roots: list[Path], default_source: Path | None = None,
+                 extra_files: list[Path] | None = None):
+        self.roots = [Path(r).resolve() for r in roots]
+        self.extra = {Path(p).resolve() for p in extra_files or []}
+        self.default_source = default_source
+        self.sources: dict[str, tuple[Path | None, int | None]] = {}
+        self.fetched: list[Path] = []
+        self._impl = None
+
+    # WeasyPrint 70 wants an object with the URLFetcher interface; build it lazily so this module
+    # imports without WeasyPrint (the Markdown checks use `check_local_path` on their own).
+    def weasyprint_fetcher(self):
+        if self._impl is None:
+            from weasyprint.urls import URLFetcher, URLFetcherResponse
+
+            outer = self
+
+            class _Fetcher(URLFetcher):
+                def fetch(self, url, headers=None):
+                    path = outer.resolve_url(url)
+                    outer.fetched.append(path)
+                    mime = mimetypes.guess_type(path.name)[0] or "application/octet-stream"
+                    return URLFetcherResponse(path.as_uri(), path.read_bytes(),
+                                              {"Content-Type": mime})
+
+            self._impl = _Fetcher(fail_on_errors=True)
+        return self._impl
+
+    def refuse(self, url: str, why: str):
+        source, line = self.sources.get(url, (self.default_source, None))
+        raise FetchRefused(Issue(source, line, None, f"refused to load {url!r}: {why}"))
+
+    def resolve_url(self, url: str) -> Path:
+        """The local file a URL names, or FetchRefused."""
+        parts = urlsplit(url)
+        scheme = parts.scheme.lower()
+        if scheme != "file":
+            what = {"http": "web addresses are never fetched (building works offline)",
+                    "https": "web addresses are never fetched (building works offline)",
+                    "data": "data: URLs are not accepted; put the file in the game folder"}
+            self.refuse(url, what.get(scheme, f"the {scheme or 'empty'} scheme is not allowed; "
+                                              "use a path inside the game folder"))
+        if parts.netloc not in ("", "localhost"):
+            self.refuse(url, "file URLs on another host are not allowed")
+        path = Path(unquote(parts.path))
+        problem = self.check_local_path(path)
+        if problem:
+            self.refuse(url, problem)
+        return path.resolve()
+
+    def check_local_path(self, path: Path) -> str | None:
+        """Why this local path may not be read, or None when it may."""
+        try:
+            real = path.resolve()
+        except (OSError, RuntimeError):
+            return "the path cannot be resolved"
+        inside = real in self.extra or any(real.is_relative_to(root) for root in self.roots)
+        if not inside:
+            if real != Path(os.path.abspath(path)):
+                return f"it is a link to {real}, outside the game folder, templates/ and fonts/"
+            return "outside the game folder, templates/ and fonts/"
+        if not real.is_file():
+            return "no such file"
+        return None
+
+
+def as_content_error(exc: FetchRefused) -> ContentError:
+    return ContentError([exc.issue])

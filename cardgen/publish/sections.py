@@ -1,0 +1,406 @@
+"""Generated rulebook sections: computed from the loaded game, never typed by hand.
+
+Each function returns display nodes (see nodes.py). Besides the generic kinds, these add:
+
+    {"kind": "defs", "items": [{"term", "text", "meta"}]}              glossary / keywords
+    {"kind": "qa", "items": [{"title", "question", "answer", "source"}]} FAQ and worked examples
+    {"kind": "anatomy", "image": url | None, "callouts": [...], "card": name, "type": label}
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+from markupsafe import Markup
+
+from cardgen.errors import ContentError, Issue
+from cardgen.model import Game
+from cardgen.model.fields import CardRefSpec, EnumSpec, IntSpec
+from cardgen.publish.nodes import human, is_flat, lookup, rich, to_nodes
+
+# The fonts a published PDF embeds, for the credits (folder, family, licence).
+FONTS = [("crimson-text", "Crimson Text", "SIL Open Font License 1.1"),
+         ("barlow-condensed", "Barlow Condensed", "SIL Open Font License 1.1"),
+         ("alfa-slab-one", "Alfa Slab One", "SIL Open Font License 1.1"),
+         ("dejavu", "DejaVu Sans", "Bitstream Vera / DejaVu licence")]
+
+
+# ---- components -------------------------------------------------------------------------------
+
+def _group_field(game: Game, type_id: str, cards) -> str | None:
+    """The field that best splits a card type for the components list (element, school, level...).
+
+    An enum, card reference or small int field that at least half the cards carry, with 2 to 12
+    distinct values; the one with the most distinct values wins, enums before ints.
+    """
+    best, best_key = None, None
+    for name, spec in game.card_types[type_id].fields.items():
+        if not isinstance(spec, (EnumSpec, CardRefSpec, IntSpec)):
+            continue
+        values = [c.get(name) for c in cards if c.get(name) is not None]
+        if len(values) * 2 < len(cards):
+            continue
+        distinct = len(set(values))
+        if not 2 <= distinct <= 12:
+            continue
+        if isinstance(spec, IntSpec) and name not in ("level", "stars", "difficulty"):
+            continue
+        key = (0 if isinstance(spec, IntSpec) else 1, distinct)
+        if best_key is None or key > best_key:
+            best, best_key = name, key
+    return best
+
+
+def components_data(game: Game) -> list[dict]:
+    """One row per card type: distinct cards, copies in the box, and a breakdown, all counted."""
+    rows = []
+    for type_id, card_type in game.card_types.items():
+        cards = game.cards_of_type(type_id)
+        if not cards:
+            continue
+        by = _group_field(game, type_id, cards)
+        breakdown: list[tuple[str, int]] = []
+        if by:
+            counts: Counter = Counter()
+            for card in cards:
+                counts[card.get(by)] += card.copies
+            order = _value_order(game, type_id, by)
+            keys = sorted(counts, key=lambda v: (order.get(v, 999), str(v)))
+            breakdown = [(_show_group(by, k), counts[k]) for k in keys]
+        rows.append({"type": type_id, "label": card_type.label, "doc": card_type.doc,
+                     "distinct": len(cards), "copies": sum(c.copies for c in cards),
+                     "by": human(by) if by else None, "breakdown": breakdown,
+                     "in_decks": card_type.in_decks})
+    return rows
+
+
+def _value_order(game: Game, type_id: str, field: str) -> dict:
+    spec = game.card_types[type_id].fields.get(field)
+    if isinstance(spec, EnumSpec):
+        return {v: i for i, v in enumerate(spec.values)}
+    return {}
+
+
+def _show_group(field: str, value: Any) -> str:
+    if value is None:
+        return "shared"
+    if field in ("level", "stars"):
+        return f"{human(field)} {value}"
+    return str(value)
+
+
+def components(game: Game, arg: str | None = None) -> list[dict]:
+    rows = components_data(game)
+    total = sum(r["copies"] for r in rows)
+    table_rows = []
+    for r in rows:
+        detail = ", ".join(f"{n} {k}" for k, n in r["breakdown"]) if r["breakdown"] else ""
+        name = Markup("<b>{}</b>").format(r["label"])
+        if r["doc"]:
+            name += Markup('<span class="sub">{}</span>').format(r["doc"])
+        table_rows.append([Markup(str(r["copies"])), name,
+                           Markup("{} different{}").format(
+                               r["distinct"], Markup("<br>") + detail if detail else "")])
+    return [{"kind": "table", "cls": "components", "head": ["Cards", "Type", "Made up of"],
+             "rows": table_rows,
+             "foot": [Markup(str(total)), Markup("cards in all"), Markup("")]}]
+
+
+# ---- keywords and glossary --------------------------------------------------------------------
+
+def keyword_usage(game: Game) -> dict[str, list[str]]:
+    """Keyword -> names of the cards that carry it (in a keyword list, an ability map or text)."""
+    import re
+
+    used: dict[str, list[str]] = {k: [] for k in game.keywords}
+    patterns = {k: re.compile(rf"(?<![A-Za-z]){re.escape(k)}(?![a-z])") for k in game.keywords}
+
+    def strings(value):
+        if isinstance(value, str):
+            yield value
+        elif isinstance(value, dict):
+            for k, v in value.items():
+                yield from strings(k)
+                yield from strings(v)
+        elif isinstance(value, list):
+            for v in value:
+                yield from strings(v)
+
+    for card in game.cards.values():
+        texts = list(strings(card.fields))
+        for kw, pattern in patterns.items():
+            if any(t == kw or pattern.search(t) for t in texts):
+                used[kw].append(card.name)
+    return used
+
+
+def keywords(game: Game, arg: str | None = None) -> list[dict]:
+    if not game.keywords:
+        return []
+    usage = keyword_usage(game)
+    items = []
+    for name in sorted(game.keywords, key=str.lower):
+        n = len(usage[name])
+        meta = f"on {n} card{'s' if n != 1 else ''}" if n else "no card uses it yet"
+        items.append({"term": name, "text": rich(game.keywords[name], game.icons), "meta": meta,
+                      "id": f"kw-{name.lower().replace(' ', '-')}"})
+    return [{"kind": "defs", "cls": "keywords", "items": items}]
+
+
+def glossary(game: Game, arg: str | None = None) -> list[dict]:
+    """Keywords, card types, card fields and the game's own terms, A to Z."""
+    entries: dict[str, dict] = {}
+
+    def add(term, text, meta):
+        key = str(term).lower()
+        if key not in entries and text:
+            entries[key] = {"term": str(term), "text": rich(text, game.icons), "meta": meta}
+
+    for name, text in game.keywords.items():
+        add(name, text, "keyword")
+    for card_type in game.card_types.values():
+        add(card_type.label, card_type.doc, "card type")
+    terms = game.tables.get("terms") if isinstance(game.tables, dict) else None
+    if isinstance(terms, dict):
+        for term, text in terms.items():
+            if is_flat(text):
+                add(human(term), text, "term")
+    seen_fields: set[str] = set()
+    for card_type in game.card_types.values():
+        for name, spec in card_type.fields.items():
+            if name in seen_fields or not getattr(spec, "doc", None):
+                continue
+            seen_fields.add(name)
+            add(human(name), spec.doc, "on the cards")
+    items = [entries[k] for k in sorted(entries)]
+    return [{"kind": "defs", "cls": "glossary", "items": items}] if items else []
+
+
+# ---- scenarios: FAQ, worked examples, rulings ---------------------------------------------------
+
+def load_scenarios(game: Game) -> list[dict]:
+    folder = game.folder / "scenarios"
+    if not folder.is_dir():
+        return []
+    from cardgen.sim.scenarios import load_scenario
+
+    out = []
+    for path in sorted(folder.glob("*.yaml")):
+        data = load_scenario(path).data
+        out.append({"title": str(data.get("title", path.stem)), "source": data.get("source", "faq"),
+                    "question": data.get("question"), "answer": data.get("answer"),
+                    "order": data.get("order", 0), "path": path})
+    out.sort(key=lambda s: (s["order"], s["path"].name))
+    return out
+
+
+def _qa(game: Game, scenarios: list[dict], source: str) -> list[dict]:
+    items = [{"title": s["title"], "question": rich(s["question"], game.icons) if s["question"] else None,
+              "answer": rich(s["answer"], game.icons) if s["answer"] else None, "source": s["source"]}
+             for s in scenarios if s["source"] == source]
+    return [{"kind": "qa", "cls": source, "items": items}] if items else []
+
+
+def faq(game: Game, arg: str | None = None, scenarios=None) -> list[dict]:
+    return _qa(game, load_scenarios(game) if scenarios is None else scenarios, "faq")
+
+
+def examples(game: Game, arg: str | None = None, scenarios=None) -> list[dict]:
+    return _qa(game, load_scenarios(game) if scenarios is None else scenarios, "example")
+
+
+def rulings(game: Game, arg: str | None = None, scenarios=None) -> list[dict]:
+    """tables.rulings (or the named table) as a list, then the scenarios marked `ruling`."""
+    nodes = []
+    name = arg or "rulings"
+    value = game.tables.get(name) if isinstance(game.tables, dict) else None
+    if arg and value is None:
+        raise KeyError(f"game.yaml tables has no {arg}")
+    if value is not None:
+        nodes += to_nodes(value, game.icons)
+    return nodes + _qa(game, load_scenarios(game) if scenarios is None else scenarios, "ruling")
+
+
+# ---- tables, cards, anatomy, credits ------------------------------------------------------------
+
+def table(game: Game, arg: str | None = None) -> list[dict]:
+    if not arg:
+        raise KeyError("[[table:NAME]] needs the name of a game.yaml table")
+    return to_nodes(lookup(game.tables, arg), game.icons)
+
+
+def ruling(game: Game, arg: str | None = None) -> list[dict]:
+    """A table's `doc` line, printed as a ruling box: [[ruling:kicker]]."""
+    if not arg:
+        raise KeyError("[[ruling:NAME]] needs the name of a game.yaml table with a doc line")
+    value = lookup(game.tables, arg)
+    doc = value.get("doc") if isinstance(value, dict) else value if isinstance(value, str) else None
+    if not doc:
+        raise KeyError(f"game.yaml tables.{arg} has no doc line")
+    return [{"kind": "ruling", "text": rich(doc, game.icons)}]
+
+
+def all_tables(game: Game, arg: str | None = None, skip=()) -> list[dict]:
+    nodes = []
+    for name, value in game.tables.items():
+        if name in skip or name == "terms":
+            continue
+        inner = to_nodes(value, game.icons)
+        if inner:
+            nodes.append({"kind": "group", "title": human(name), "cls": "table-group", "nodes": inner})
+    return nodes
+
+
+def card_list(game: Game, arg: str | None = None) -> list[dict]:
+    """Every card of a type (default: the first in-deck type) with its short fields."""
+    type_id = arg or next((t for t, ct in game.card_types.items() if ct.in_decks), None)
+    if type_id not in game.card_types:
+        raise KeyError(f"game.yaml has no card type {arg!r}")
+    card_type = game.card_types[type_id]
+    cards = game.cards_of_type(type_id)
+    cols = [f for f in card_type.fields
+            if any(c.get(f) is not None for c in cards)
+            and all(is_flat(c.get(f)) and len(str(c.get(f) or "")) <= 24 for c in cards)]
+    show_copies = any(c.copies != 1 for c in cards)
+    head = ["Card"] + [human(c) for c in cols] + (["Copies"] if show_copies else [])
+    rows = [[Markup("<b>{}</b>").format(c.name)] + [rich(c.get(f), game.icons) for f in cols]
+            + ([Markup(str(c.copies))] if show_copies else []) for c in cards]
+    return [{"kind": "table", "cls": "data card-list", "head": head, "rows": rows}]
+
+
+def pick_anatomy_card(game: Game, name: str | None = None):
+    if name:
+        if name not in game.cards:
+            raise KeyError(f"{name!r} is not a card of {game.name}")
+        return game.cards[name]
+    counts = Counter(c.type for c in game.cards.values() if game.card_types[c.type].in_decks)
+    if not counts:
+        return next(iter(game.cards.values()), None)
+    type_id = counts.most_common(1)[0][0]
+    cards = game.cards_of_type(type_id)
+    return max(cards, key=lambda c: (sum(v is not None for v in c.fields.values()),
+                                     -len(str(c.fields)), c.name))
+
+
+def anatomy(game: Game, arg: str | None = None, image: dict | None = None) -> list[dict]:
+    card = pick_anatomy_card(game, arg)
+    if card is None:
+        return []
+    card_type = game.card_types[card.type]
+    callouts = [{"label": "Name", "value": rich(card.name), "raw": card.name,
+                 "doc": "What the card is called; every card of the game has its own name."},
+                {"label": "Type", "value": rich(card_type.label), "doc": card_type.doc or ""}]
+    for name, spec in card_type.fields.items():
+        value = card.get(name)
+        if value is None or value == [] or value == {}:
+            continue
+        shown = rich(value, game.icons) if is_flat(value) else Markup("see card")
+        if len(str(shown)) > 80:
+            shown = Markup("see card")
+        callouts.append({"label": human(name), "value": shown,
+                         "raw": value if is_flat(value) and not isinstance(value, list) else None,
+                         "doc": rich(getattr(spec, "doc", None) or "", game.icons)})
+    markers = []
+    if image:
+        from cardgen.publish.rulebook import place_markers
+
+        markers = place_markers(image, callouts)
+    return [{"kind": "anatomy", "image": image, "card": card.name, "type": card_type.label,
+             "callouts": callouts, "markers": markers}]
+
+
+def decks(game: Game, arg: str | None = None) -> list[dict]:
+    """The sample decks in decks/*.yaml: name, size (counted) and the designer's description."""
+    from cardgen.model import load_deck
+
+    rows = []
+    for path in sorted((game.folder / "decks").glob("*.yaml")):
+        deck = load_deck(path, {game.folder.resolve(): game})
+        count = sum(n for _, n in deck.counted_entries())
+        description = deck.raw.get("description") if isinstance(deck.raw, dict) else None
+        rows.append([Markup("<b>{}</b>").format(deck.name), Markup(str(count)),
+                     rich(description or "", game.icons)])
+    if not rows:
+        return []
+    return [{"kind": "table", "cls": "data decks", "head": ["Deck", "Cards", ""], "rows": rows}]
+
+
+def credits(game: Game, arg: str | None = None) -> list[dict]:
+    pairs = [("Game", rich(game.name)), ("Version", rich(game.meta.get("version", "")))]
+    fonts = Markup(", ").join(Markup("{} ({})").format(family, licence) for _, family, licence in FONTS)
+    pairs.append(("Typefaces", fonts))
+    pairs.append(("Made with", Markup("cardgen: the components list, glossary, keyword reference, "
+                                      "tables and questions are generated from the same game "
+                                      "files as the cards.")))
+    return [{"kind": "fields", "cls": "credits", "pairs": pairs}]
+
+
+# About how many characters of text fit on one A5 back page at the quick reference's type size.
+QUICK_REFERENCE_BUDGET = 3500
+
+
+def text_size(nodes) -> int:
+    """Roughly how much printed text a list of nodes holds (characters, tables padded)."""
+    import re
+
+    total = 0
+    for node in nodes:
+        for key in ("text", "html"):
+            if node.get(key):
+                total += len(re.sub(r"<[^>]+>", "", str(node[key]))) + 60
+        for item in node.get("items") or []:
+            if isinstance(item, dict):
+                total += sum(len(re.sub(r"<[^>]+>", "", str(v))) for v in item.values() if v) + 60
+            else:
+                total += len(re.sub(r"<[^>]+>", "", str(item))) + 40
+        for row in node.get("rows") or []:
+            total += max(sum(len(re.sub(r"<[^>]+>", "", str(c))) for c in row), 60) + 30
+        for _, value in node.get("pairs") or []:
+            total += len(re.sub(r"<[^>]+>", "", str(value))) + 60
+        total += text_size(node.get("nodes") or [])
+    return total
+
+
+def fit_back_page(chosen: list, budget: int) -> list:
+    """The quick-reference sections, in order, while they fit one page (the first always goes)."""
+    out, used = [], 0
+    for section in chosen:
+        size = text_size(section.nodes) + 80
+        if out and used + size > budget:
+            continue
+        out.append(section)
+        used += size
+    return out
+
+
+GENERATORS = {
+    "components": components, "keywords": keywords, "glossary": glossary, "faq": faq,
+    "examples": examples, "rulings": rulings, "ruling": ruling, "table": table,
+    "tables": all_tables, "card-list": card_list, "card-anatomy": anatomy, "credits": credits,
+    "decks": decks,
+}
+
+
+def generate(game: Game, name: str, arg: str | None, source: Path | None, line: int | None,
+             image: dict | None = None) -> list[dict]:
+    """Fill one placeholder; a bad one is a ContentError naming the chapter file and line."""
+    if name in ("quick-reference", "aids"):
+        from cardgen.publish.aids import aid_sections
+
+        chosen = [s for s in aid_sections(game)[0] if s.quick or name == "aids"]
+        if name == "quick-reference":
+            chosen = fit_back_page(chosen, QUICK_REFERENCE_BUDGET if arg is None else int(arg))
+        return [{"kind": "group", "title": s.title, "cls": "aid", "nodes": s.nodes} for s in chosen]
+    func = GENERATORS.get(name)
+    if func is None:
+        known = ", ".join(sorted([*GENERATORS, "quick-reference", "aids"]))
+        raise ContentError([Issue(source, line, None, f"unknown placeholder [[{name}]]; known: {known}")])
+    try:
+        if name == "card-anatomy":
+            return anatomy(game, arg, image)
+        return func(game, arg)
+    except KeyError as exc:
+        raise ContentError([Issue(source, line, None, f"[[{name}{':' + arg if arg else ''}]]: "
+                                                      f"{exc.args[0]}")]) from None
