@@ -42,7 +42,7 @@ def _parser() -> argparse.ArgumentParser:
     p = sub.add_parser("build", help="check every game and write its outputs under out/")
     p.add_argument("games", nargs="*", metavar="GAME", help="game ids or folders (default: all bundled)")
     p.add_argument("--out", type=Path, default=Path("out"), help="output folder (default: out)")
-    p.add_argument("--only", nargs="+", choices=["cards", "sheets", "rulebook", "matches"],
+    p.add_argument("--only", nargs="+", choices=["cards", "sheets", "site", "rulebook", "matches"],
                    help="run only these stages after the check (default: all)")
     p.set_defaults(func=cmd_build)
 
@@ -66,6 +66,34 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--no-cache", action="store_true", help="redraw every card")
     p.add_argument("--out", type=Path, default=Path("out"))
     p.set_defaults(func=cmd_render)
+
+    p = sub.add_parser("sheets", help="print-and-play proxy sheets (PDF, Letter and A4) for a game or a deck")
+    p.add_argument("target", metavar="GAME|DECK", help="a game (the whole set) or a deck file")
+    p.add_argument("--paper", choices=["letter", "a4", "both"], default="both", help="(default: both)")
+    p.add_argument("--backs", choices=["duplex-long", "duplex-short", "separate", "fold", "none"],
+                   default="duplex-long",
+                   help="duplex-long (default): flip on the long edge; duplex-short; separate back pages; "
+                        "fold (faces and backs side by side); none")
+    p.add_argument("--offset-x", type=float, default=0.0, metavar="MM",
+                   help="move everything on the back pages right (negative: left), as the back page "
+                        "prints, to make up for your printer's drift (hold a test sheet to the light)")
+    p.add_argument("--offset-y", type=float, default=0.0, metavar="MM",
+                   help="move everything on the back pages down (negative: up)")
+    cuts = p.add_mutually_exclusive_group()
+    cuts.add_argument("--gap", type=float, default=0.0, metavar="MM",
+                      help="space between cards (a wide gap can cost a row or column)")
+    cuts.add_argument("--shared-cuts", action="store_true", help="neighbours share cut lines (default)")
+    p.add_argument("--bleed", action="store_true", help="print the bleed around cards where it fits")
+    p.add_argument("--singles", action="store_true",
+                   help="also one page per card at trim + bleed, for print-on-demand shops")
+    p.add_argument("--out", type=Path, default=Path("out"), help="output folder (default: out)")
+    p.set_defaults(func=cmd_sheets)
+
+    p = sub.add_parser("tts", help="Tabletop Simulator deck: sheet images and a saved-object JSON")
+    p.add_argument("target", metavar="GAME|DECK", help="a game (the whole set) or a deck file")
+    p.add_argument("--format", choices=["jpg", "png"], default="jpg", help="image format (default: jpg)")
+    p.add_argument("--out", type=Path, default=Path("out"), help="output folder (default: out)")
+    p.set_defaults(func=cmd_tts)
 
     for name, what in (("rulebook", "the rulebook PDF (out/<game>/rulebook.pdf)"),
                        ("aids", "the player aids PDF (out/<game>/player-aids.pdf)")):
@@ -99,6 +127,11 @@ def _parser() -> argparse.ArgumentParser:
     p = sub.add_parser("check", help="run a game's scenarios (rulebook examples and FAQ) on its engine")
     p.add_argument("game", metavar="GAME")
     p.set_defaults(func=cmd_check)
+
+    p = sub.add_parser("site", help="the card database: a searchable static site of every card")
+    p.add_argument("game", metavar="GAME")
+    p.add_argument("--out", type=Path, default=Path("out"))
+    p.set_defaults(func=cmd_site)
 
     p = sub.add_parser("packs", help="open booster packs by the game's rarity slots")
     p.add_argument("game", metavar="GAME")
@@ -247,6 +280,38 @@ def cmd_render(args) -> int:
     return 2 if result.errors else 0
 
 
+def cmd_sheets(args) -> int:
+    from cardgen.sheets import SheetOptions, load_target, make_sheets
+
+    game, deck = load_target(args.target)
+    if args.gap < 0:
+        raise ContentError([Issue(None, None, "--gap", "expected 0 mm or more")])
+    papers = ("letter", "a4") if args.paper == "both" else (args.paper,)
+    options = SheetOptions(papers, args.backs, (args.offset_x, args.offset_y), 0.0 if args.shared_cuts
+                           else args.gap, args.bleed, args.singles)
+    notes: list[str] = []
+    for path, note in zip(make_sheets(game, args.out / game.id, deck, options, notes), notes, strict=True):
+        print(f"{display_path(path)}: {note}")
+    print("Print at 100% (actual size, no fit-to-page): the rulers in the margin must measure 1 in and 2 cm.")
+    return 0
+
+
+def cmd_tts(args) -> int:
+    from cardgen.sheets import CACHE_NAME, load_target
+    from cardgen.sheets.tts import UPLOAD_NOTE, export_tts
+
+    game, deck = load_target(args.target)
+    result = export_tts(game, args.out / game.id / "tts", deck, args.format, args.out / game.id / CACHE_NAME)
+    for sheet in result.sheets:
+        print(f"deck sheet {sheet['id']}: {sheet['cards']} cards on {sheet['cols']} x {sheet['rows']}, "
+              f"{sheet['size'][0]} x {sheet['size'][1]} px")
+    for path in result.images:
+        print(display_path(path))
+    print(f"{display_path(result.json_path)}: {result.cards} cards")
+    print(UPLOAD_NOTE)
+    return 0
+
+
 def _bots(engine, spec: str) -> list[str]:
     from cardgen.sim.bots import bot_names
 
@@ -351,6 +416,22 @@ def cmd_check(args) -> int:
     failed = sum(not r.ok for r in results)
     print(f"{len(results) - failed} passed, {failed} failed")
     return 1 if failed else 0
+
+
+def cmd_site(args) -> int:
+    from cardgen.model import load_game
+    from cardgen.render import render_game
+    from cardgen.site import build_site
+
+    game = load_game(args.game)
+    if (game.folder / "layouts.yaml").is_file():
+        rendered = render_game(game, args.out, progress=sys.stderr.isatty())
+        for issue in rendered.errors:
+            print(f"error: {issue}", file=sys.stderr)
+    build_site(game, args.out / game.id)
+    index = args.out / game.id / "site" / "index.html"
+    print(f"{display_path(index)}  (open it in a browser; it works offline)")
+    return 0
 
 
 def cmd_packs(args) -> int:

@@ -1,0 +1,226 @@
+"""Card faces and proxy sheets against issue 3's goals. Prints a table.
+
+- PNG: the whole bundled set (every game with a layouts.yaml) rendered cold (no cache) on 2
+  cores through cardgen.render.render_game: cards per second.        goal >= 100 cards/s
+- PDF: the proxy sheets (Letter and A4, long-edge backs) for every bundled card, cold (nothing
+  cached), again with the laid-out cards cached, and again with nothing changed: seconds, and
+  each PDF's size.
+                                                                       goal <= 2 s, < 10 MB a PDF
+- Rebuild: one card's name edited, then load + render_game with its cache: seconds.
+                                                                       goal <= 1.5 s
+- Peak memory of each stage (its process and the workers it started). goal < 400 MB
+
+Each stage runs in a fresh process, so imports and font loading count. Times are wall-clock;
+"cpu" is the processor time of the stage and its workers, which a busy machine does not inflate.
+Games without a layouts.yaml yet are listed as skipped. Run: .venv/bin/python bench/render_and_sheets.py
+"""
+
+from __future__ import annotations
+
+import json
+import resource
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+GOALS = {"png": 100.0, "pdf_s": 2.0, "pdf_mb": 10.0, "rebuild_s": 1.5, "peak_mb": 400.0}
+
+
+def peak_mb() -> float:
+    """Largest resident set (MiB) of this process or any child it waited for."""
+    unit = 1 if sys.platform == "darwin" else 1024          # ru_maxrss: bytes on macOS, KiB on Linux
+    own = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    kids = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+    return max(own, kids) * unit / 2**20
+
+
+def cpu() -> float:
+    total = 0.0
+    for who in (resource.RUSAGE_SELF, resource.RUSAGE_CHILDREN):
+        usage = resource.getrusage(who)
+        total += usage.ru_utime + usage.ru_stime
+    return total
+
+
+class Timer:
+    def __enter__(self):
+        self.wall, self.cpu = time.perf_counter(), cpu()
+        return self
+
+    def __exit__(self, *exc):
+        self.wall, self.cpu = time.perf_counter() - self.wall, cpu() - self.cpu
+
+
+def games_with_layouts() -> tuple[list[str], list[str]]:
+    from cardgen.paths import bundled_game_ids
+
+    ids = bundled_game_ids()
+    have = [g for g in ids if (ROOT / "content" / g / "layouts.yaml").is_file()]
+    return have, [g for g in ids if g not in have]
+
+
+# -- stages (each in its own process) ---------------------------------------------------------
+
+def loadable(game_id: str) -> str | None:
+    """None when the game and its layouts load, else the first problem (layouts being written)."""
+    from cardgen.errors import ContentError
+    from cardgen.model import load_game
+    from cardgen.render.layout import load_layouts
+
+    try:
+        load_layouts(load_game(game_id))
+    except ContentError as exc:
+        return f"{exc.issues[0]}"[:70] + f" ({len(exc.issues)} errors)"
+    return None
+
+
+def stage_png(out: Path) -> dict:
+    from cardgen.model import load_game
+    from cardgen.render import render_game
+
+    rows, broken = [], {}
+    with Timer() as total:
+        for game_id in games_with_layouts()[0]:
+            problem = loadable(game_id)
+            if problem:
+                broken[game_id] = problem
+                continue
+            with Timer() as t:
+                result = render_game(load_game(game_id), out, jobs=2, use_cache=False)
+            rows.append({"game": game_id, "cards": len(result.written), "wall": t.wall, "cpu": t.cpu,
+                         "errors": len(result.errors)})
+    return {"rows": rows, "wall": total.wall, "cpu": total.cpu, "peak_mb": peak_mb(), "broken": broken}
+
+
+def stage_pdf(out: Path) -> dict:
+    from cardgen.model import load_game
+    from cardgen.sheets import SheetOptions, make_sheets
+
+    rows, runs = [], []
+    for run in ("cold", "cached", "unchanged"):
+        with Timer() as total:
+            for game_id in games_with_layouts()[0]:
+                if loadable(game_id):
+                    continue
+                with Timer() as t:
+                    game = load_game(game_id)
+                    paths = make_sheets(game, out / game_id, None, SheetOptions(), force=run == "cached")
+                if run == "cold":
+                    rows.append({"game": game_id, "cards": sum(c.copies for c in game.cards.values()),
+                                 "distinct": len(game.cards), "wall": t.wall, "cpu": t.cpu,
+                                 "pdfs": {p.name: p.stat().st_size / 1e6 for p in paths}})
+        runs.append({"wall": total.wall, "cpu": total.cpu})
+    return {"rows": rows, "cold": runs[0], "cached": runs[1], "unchanged": runs[2], "peak_mb": peak_mb()}
+
+
+def stage_rebuild(out: Path) -> dict:
+    from cardgen.model import load_game
+    from cardgen.render import render_game
+    from cardgen.sheets import SheetOptions, make_sheets
+
+    have = [g for g in games_with_layouts()[0] if not loadable(g)]
+    if not have:
+        return {"none": True, "peak_mb": peak_mb()}
+    game_id = max(have, key=lambda g: len(load_game(g).cards))
+    folder = out / "game" / game_id
+    shutil.copytree(ROOT / "content" / game_id, folder, ignore=shutil.ignore_patterns("scenarios"))
+    game_file = folder / "game.yaml"
+    game_file.write_text("".join(line for line in game_file.read_text().splitlines(keepends=True)
+                                 if not line.startswith("code:")))
+    game = load_game(folder)
+    render_game(game, out / "png", jobs=2)                       # the first build fills the caches
+    make_sheets(game, out / "pdf", None, SheetOptions())
+    card = next(iter(game.cards.values()))
+    text = card.file.read_text()
+    lines = text.splitlines(keepends=True)
+    lines[card.line - 1] = lines[card.line - 1].replace(card.name, card.name + " II", 1)
+    card.file.write_text("".join(lines))
+    with Timer() as t:
+        game = load_game(folder)
+        result = render_game(game, out / "png", jobs=2)
+    with Timer() as sheets:
+        make_sheets(game, out / "pdf", None, SheetOptions())
+    return {"game": game_id, "wall": t.wall, "cpu": t.cpu, "drawn": len(result.written),
+            "cached": result.skipped, "sheets_wall": sheets.wall, "sheets_cpu": sheets.cpu,
+            "peak_mb": peak_mb()}
+
+
+STAGES = {"png": stage_png, "pdf": stage_pdf, "rebuild": stage_rebuild}
+
+
+def run_stage(name: str) -> dict:
+    with tempfile.TemporaryDirectory() as tmp:
+        proc = subprocess.run([sys.executable, __file__, "--stage", name, tmp], cwd=ROOT,
+                              capture_output=True, text=True, check=False)
+    if proc.returncode:
+        raise SystemExit(f"stage {name} failed:\n{proc.stderr}")
+    return json.loads(proc.stdout.strip().splitlines()[-1])
+
+
+def row(label: str, value: str, goal: str = "", ok: bool | None = None) -> str:
+    result = "" if ok is None else ("ok" if ok else "MISSED")
+    return f"{label:46} {value:>22}  {goal:10} {result}"
+
+
+def main() -> int:
+    if len(sys.argv) == 4 and sys.argv[1] == "--stage":
+        print(json.dumps(STAGES[sys.argv[2]](Path(sys.argv[3]))))
+        return 0
+    have, missing = games_with_layouts()
+    png, pdf, rebuild = run_stage("png"), run_stage("pdf"), run_stage("rebuild")
+    lines = [row("measure", "value"), "-" * 88]
+    for r in png["rows"]:
+        lines.append(row(f"  png {r['game']} ({r['cards']} cards)",
+                         f"{r['cards'] / r['wall']:.0f} c/s, {r['wall']:.2f} s"))
+    cards = sum(r["cards"] for r in png["rows"])
+    rate = cards / png["wall"] if png["wall"] else 0.0
+    lines.append(row("PNG, whole set, cold, 2 cores", f"{rate:.0f} cards/s", f">= {GOALS['png']:.0f}",
+                     rate >= GOALS["png"]))
+    lines.append(row("", f"cpu {png['cpu']:.1f} s for {cards} cards"))
+    biggest = 0.0
+    for r in pdf["rows"]:
+        lines.append(row(f"  pdf {r['game']} ({r['cards']} cards, {r['distinct']} distinct)",
+                         f"{r['wall']:.2f} s (cpu {r['cpu']:.2f})"))
+        for name, mb in r["pdfs"].items():
+            biggest = max(biggest, mb)
+            lines.append(row(f"    {name}", f"{mb:.2f} MB"))
+    cold, cached = pdf["cold"], pdf["cached"]
+    lines.append(row("proxy PDFs, every bundled card, cold", f"{cold['wall']:.2f} s (cpu {cold['cpu']:.2f})",
+                     f"<= {GOALS['pdf_s']:g} s", cold["wall"] <= GOALS["pdf_s"]))
+    lines.append(row("  again, laid-out cards cached, PDFs rewritten", f"{cached['wall']:.2f} s "
+                                                                          f"(cpu {cached['cpu']:.2f})"))
+    unchanged = pdf["unchanged"]
+    lines.append(row("  again, nothing changed (files kept)", f"{unchanged['wall']:.2f} s "
+                                                                 f"(cpu {unchanged['cpu']:.2f})"))
+    lines.append(row("largest proxy PDF", f"{biggest:.2f} MB", f"< {GOALS['pdf_mb']:g} MB",
+                     biggest < GOALS["pdf_mb"]))
+    if rebuild.get("none"):
+        lines.append(row("one-card-edit rebuild", "no game has layouts"))
+    else:
+        lines.append(row(f"one-card-edit rebuild ({rebuild['game']}, PNG)",
+                         f"{rebuild['wall']:.2f} s (cpu {rebuild['cpu']:.2f})",
+                         f"<= {GOALS['rebuild_s']:g} s", rebuild["wall"] <= GOALS["rebuild_s"]))
+        lines.append(row(f"  {rebuild['drawn']} drawn, {rebuild['cached']} from the cache; then its PDFs",
+                         f"{rebuild['sheets_wall']:.2f} s (cpu {rebuild['sheets_cpu']:.2f})"))
+    peak = max(png["peak_mb"], pdf["peak_mb"], rebuild["peak_mb"])
+    lines.append(row("peak memory (largest stage)", f"{peak:.0f} MB", f"< {GOALS['peak_mb']:.0f} MB",
+                     peak < GOALS["peak_mb"]))
+    lines.append(row("", f"png {png['peak_mb']:.0f}, pdf {pdf['peak_mb']:.0f}, "
+                         f"rebuild {rebuild['peak_mb']:.0f} MB"))
+    for game_id in missing:
+        lines.append(f"  skipped {game_id}: no layouts.yaml yet")
+    for game_id, problem in png["broken"].items():
+        lines.append(f"  skipped {game_id}: its layouts do not load: {problem}")
+    measured = [g for g in have if g not in png["broken"]]
+    lines.append(f"(games measured: {', '.join(measured) or 'none'}; Python {sys.version.split()[0]})")
+    print("\n".join(lines))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

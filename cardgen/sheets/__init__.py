@@ -1,0 +1,202 @@
+"""Print-and-play output: proxy sheets (PDF), print-on-demand singles, Tabletop Simulator decks.
+
+`cardgen sheets GAME|DECK` imposes the cards on Letter and A4 (geometry.py), draws them as vector
+art from the same display lists as the card PNGs (pdf.py) and writes out/<game>/proxies-letter.pdf
+and proxies-a4.pdf, or <deck>-letter.pdf ... for a deck file; `--singles` adds <...>-singles.pdf.
+`cardgen tts` is tts.py. Cards are laid out once, on every core, and remembered in
+out/<game>/.sheets-cache.json (faces.py); a file whose inputs have not changed is not rewritten
+(out/<game>/.sheets-stamps.json). `build_sheets` is the `cardgen build` stage.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+from dataclasses import dataclass
+from pathlib import Path
+
+from cardgen.errors import ContentError, Issue, did_you_mean
+from cardgen.fsutil import write_atomic
+from cardgen.model import Card, Deck, Game
+from cardgen.sheets.geometry import BACK_MODES, PAPERS, impose, max_gap
+
+CACHE_NAME = ".sheets-cache.json"   # laid-out cards, beside the PDFs (see faces.py)
+PARALLEL_FROM = 48                  # distinct cards from which each PDF gets its own process
+__all__ = ["BACK_MODES", "CACHE_NAME", "PAPERS", "SheetOptions", "build_sheets", "load_target", "make_sheets",
+           "print_list"]
+
+
+@dataclass(frozen=True)
+class SheetOptions:
+    papers: tuple[str, ...] = ("letter", "a4")
+    backs: str = "duplex-long"        # duplex-long | duplex-short | separate | fold | none
+    offset: tuple[float, float] = (0.0, 0.0)   # mm the back pages move: +x right, +y down
+    gap: float = 0.0                  # mm between cards; 0 = shared cut lines
+    bleed: bool = False               # draw bleed where it fits
+    singles: bool = False             # also one page per card at trim + bleed
+
+
+def load_target(ref: str) -> tuple[Game, Deck | None]:
+    """A game id or folder, or a deck file: the game, and the deck when a deck was named."""
+    from cardgen.model import load_deck, load_game
+
+    path = Path(ref)
+    if path.is_file() and path.name != "game.yaml":
+        deck = load_deck(path)
+        return deck.game, deck
+    return load_game(ref), None
+
+
+def print_list(game: Game, deck: Deck | None = None) -> list[tuple[Card, int]]:
+    """Which cards to print and how many of each: the deck's counts (`cards: all` means the box
+    counts), or the whole set with every card at its `copies`."""
+    if deck is None:
+        return [(card, card.copies) for card in game.cards.values() if card.copies > 0]
+    issues, out = [], []
+    for entry in deck.entries:
+        if entry.card is None:
+            issues.append(Issue(deck.path, entry.line, "cards", f"no card {entry.name!r} in {game.name}"
+                                                                f"{did_you_mean(entry.name, game.cards)}"))
+        elif isinstance(entry.count, bool) or not isinstance(entry.count, int) or entry.count < 0:
+            issues.append(Issue(deck.path, entry.line, "cards",
+                                f"{entry.name}: expected a whole number of copies, got {entry.count!r}"))
+        elif entry.count:
+            out.append((entry.card, entry.count))
+    if issues:
+        raise ContentError(issues)
+    return out
+
+
+def prepare(game: Game, deck: Deck | None = None, with_backs: bool = True, cache: Path | None = None,
+            jobs: int | None = None, layouts=None):
+    """Lay out every distinct card once (on every core; unchanged cards come from `cache`, a JSON
+    file, when given): a Deckload with one Face per printed copy, and the layouts."""
+    from cardgen.render.layout import load_layouts
+    from cardgen.sheets.faces import lay_out
+    from cardgen.sheets.pdf import Deckload
+
+    layouts = layouts or load_layouts(game)
+    wanted = print_list(game, deck)
+    faces, backs = lay_out(layouts, [card for card, _ in wanted], with_backs, cache, jobs)
+    title = game.name if deck is None else f"{game.name}: {deck.name}"
+    load = Deckload(title, [], [])
+    for card, count in wanted:
+        load.faces.extend([faces[card.name]] * count)
+        load.backs.extend([backs[card.name]] * count)
+    return load, layouts
+
+
+def output_stem(deck: Deck | None) -> str:
+    from cardgen.render.layout import slug
+
+    return "proxies" if deck is None else slug(deck.path.stem)
+
+
+def make_sheets(game: Game, out_dir: Path, deck: Deck | None = None,
+                options: SheetOptions = SheetOptions(), notes: list[str] | None = None,
+                jobs: int | None = None, force: bool = False) -> list[Path]:
+    """Write the proxy sheets (one PDF per paper) and, with `singles`, the print-on-demand PDF into
+    `out_dir` (out/<game>); returns their paths. A file whose inputs (cards, layouts, options,
+    code) have not changed since it was written is left alone unless `force`. Raises ContentError
+    for unknown cards or cards that cannot be laid out. `notes` (optional) receives one line per
+    file: its grid, pages, and any warning. PDFs are written in parallel (up to `jobs` processes)."""
+    from cardgen.render.layout import load_layouts
+    from cardgen.sheets.faces import can_fork, inputs_digest, remember, unchanged
+
+    if options.backs not in BACK_MODES:
+        raise ValueError(f"unknown backs mode {options.backs!r}")
+    out_dir = Path(out_dir)
+    layouts = load_layouts(game)
+    wanted = print_list(game, deck)
+    count = sum(n for _, n in wanted)
+    if not count:
+        where = deck.path if deck is not None else game.folder
+        raise ContentError([Issue(where, None, "cards", "nothing to print: no cards with copies")])
+    stem = output_stem(deck)
+    title = game.name if deck is None else f"{game.name}: {deck.name}"
+    docs = []    # (path, imposition or None for singles, digest of its inputs)
+    for paper in options.papers:
+        try:
+            imp = impose(paper, layouts.width, layouts.height, gap=options.gap,
+                         bleed=layouts.bleed if options.bleed else 0.0, fold=options.backs == "fold")
+        except ValueError as exc:
+            raise ContentError([Issue(layouts.path, None, "card.size", str(exc))]) from None
+        digest = inputs_digest(layouts, wanted, title, imp, options.backs, options.offset)
+        docs.append((out_dir / f"{stem}-{paper}.pdf", imp, digest))
+        if notes is not None:
+            notes.append(_describe(imp, count, options))
+    if options.singles:
+        digest = inputs_digest(layouts, wanted, title, "singles", options.backs != "none")
+        docs.append((out_dir / f"{stem}-singles.pdf", None, digest))
+        if notes is not None:
+            notes.append(f"{count} cards, one page each at trim + {layouts.bleed:g} mm bleed"
+                         + (", each followed by its back" if options.backs != "none" else ""))
+    todo = [i for i, (path, _imp, digest) in enumerate(docs)
+            if force or not unchanged(out_dir, path.name, digest)]
+    if todo:
+        load, _ = prepare(game, deck, options.backs != "none", out_dir / CACHE_NAME, jobs, layouts)
+        distinct = len({id(face) for face in load.faces})
+        if len(todo) > 1 and (jobs or os.cpu_count() or 1) > 1 and distinct >= PARALLEL_FROM and can_fork():
+            _write_forked(load, options, [docs[i] for i in todo])
+        else:
+            for i in todo:
+                _write_doc(load, options, docs[i])
+        remember(out_dir, {docs[i][0].name: docs[i][2] for i in todo})
+    return [path for path, _imp, _digest in docs]
+
+
+def _write_doc(load, options: SheetOptions, doc, started=None) -> Path:
+    from cardgen.sheets.pdf import sheets_pdf, singles_pdf
+
+    path, imp, _digest = doc
+    if imp is None:
+        return write_atomic(path, singles_pdf(load, options.backs != "none", started))
+    return write_atomic(path, sheets_pdf(load, imp, options.backs, options.offset, started))
+
+
+def _write_forked(load, options: SheetOptions, docs) -> None:
+    """Draw the cards once, then finish each PDF in a forked copy of that document, in parallel."""
+    from cardgen.sheets.pdf import start
+
+    started = start(load, options.backs != "none")
+    context = multiprocessing.get_context("fork")
+    workers = [context.Process(target=_write_doc, args=(load, options, doc, started)) for doc in docs]
+    for worker in workers:
+        worker.start()
+    for worker in workers:
+        worker.join()
+    failed = [doc[0].name for doc, worker in zip(docs, workers, strict=True) if worker.exitcode]
+    if failed:
+        raise RuntimeError(f"writing {', '.join(failed)} failed (see the error above)")
+
+
+def _describe(imp, count: int, options: SheetOptions) -> str:
+    sheets = -(-count // imp.per_page)
+    pages = sheets * (2 if options.backs in ("duplex-long", "duplex-short", "separate") else 1)
+    landscape = " (landscape)" if imp.page_w > imp.page_h else ""
+    plural = "s" if pages != 1 else ""
+    text = (f"{count} cards, {imp.cols} x {imp.rows} a page{landscape}, {pages} page{plural}, "
+            f"backs: {options.backs}")
+    if options.gap:
+        shared = impose(imp.paper, imp.card_w, imp.card_h, fold=imp.fold)
+        if shared.per_page > imp.per_page:
+            fits = max_gap(shared)
+            text += (f" (a {options.gap:g} mm gap leaves room for {imp.per_page} cards, shared cut lines "
+                     f"fit {shared.per_page}; a gap of at most {fits:.1f} mm keeps "
+                     f"{shared.cols} x {shared.rows})")
+    return text
+
+
+def build_sheets(game: Game, out_dir: Path) -> list[Path]:
+    """For `cardgen build`: the whole set's proxy sheets on Letter and A4 (long-edge duplex backs)
+    in `out_dir` (out/<game>), and its Tabletop Simulator deck in out_dir/tts (from the card PNGs
+    `cardgen render` left there when they are current). Files whose inputs have not changed are
+    not rewritten. A game without a layouts.yaml has no card faces yet: returns []."""
+    if not (game.folder / "layouts.yaml").is_file():
+        return []
+    from cardgen.sheets.tts import export_tts
+
+    out_dir = Path(out_dir)
+    paths = make_sheets(game, out_dir)
+    tts = export_tts(game, out_dir / "tts", cache=out_dir / CACHE_NAME, rendered=out_dir)
+    return paths + tts.images + [tts.json_path]

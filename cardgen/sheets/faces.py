@@ -1,0 +1,198 @@
+"""Laying out the cards to print: once per distinct card, on every core, remembered between runs.
+
+Layout (text fitting above all) is most of the cost of a proxy sheet, so the display lists are
+kept in a small JSON cache beside the output, keyed like the PNG cache (cardgen.render.cache_key:
+the card's fields, the layouts file, the game's icons and keywords): after one card is edited only
+that card is laid out again.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import json
+import multiprocessing
+import os
+import sys
+from dataclasses import fields as dc_fields
+from functools import lru_cache
+from pathlib import Path
+
+from cardgen import __version__
+from cardgen.errors import ContentError, Issue
+from cardgen.fsutil import write_atomic
+from cardgen.model import Card
+from cardgen.render.display import Ellipse, Face, Line, Picture, Polygon, Rect, Run
+from cardgen.render.layout import LayoutError, Layouts, back_name, layout_back, layout_face
+
+KINDS = {cls.__name__: cls for cls in (Rect, Ellipse, Polygon, Line, Run, Picture)}
+PARALLEL_FROM = 24          # fewer cards than this are laid out in this process
+CACHE_FORMAT = 1
+
+
+def lay_out(layouts: Layouts, cards: list[Card], with_backs: bool, cache: Path | None = None,
+            jobs: int | None = None) -> tuple[dict[str, Face], dict[str, Face | None]]:
+    """Faces by card name, and each card's back (None without backs). Raises ContentError listing
+    every card that cannot be laid out."""
+    from cardgen.render import cache_key
+
+    keys = {card.name: cache_key(layouts, card) for card in cards}
+    stored = _read(cache, layouts) if cache else {}
+    faces = {}
+    for name, key in keys.items():
+        if key in stored:
+            with contextlib.suppress(KeyError, TypeError, ValueError):   # damaged: lay it out again
+                faces[name] = _face_from(stored[key])
+    todo = [card.name for card in cards if card.name not in faces]
+    issues: list[Issue] = []
+    for name, face in _layout_many(layouts, todo, jobs):
+        if isinstance(face, Issue):
+            issues.append(face)
+        else:
+            faces[name] = face
+    backs: dict[str, Face | None] = {}
+    if with_backs:
+        by_name: dict[str, Face] = {}
+        for card in cards:
+            try:
+                which = back_name(layouts, card)
+                if which not in by_name:
+                    by_name[which] = layout_back(layouts, which)
+                backs[card.name] = by_name[which]
+            except LayoutError as exc:
+                issues.append(exc.issue())
+    else:
+        backs = {card.name: None for card in cards}
+    if issues:
+        raise ContentError(issues)
+    if cache and todo:
+        # keep what other runs stored for cards of this game (a deck prints only some of them)
+        current = {cache_key(layouts, card) for card in layouts.game.cards.values()}
+        merged = {key: value for key, value in stored.items() if key in current}
+        merged.update({keys[name]: _face_to(faces[name]) for name in todo})
+        _write(cache, layouts, merged)
+    return faces, backs
+
+
+def _layout_many(layouts: Layouts, names: list[str], jobs: int | None):
+    workers = min(jobs or os.cpu_count() or 1, max(1, len(names) // (PARALLEL_FROM // 2)))
+    if len(names) < PARALLEL_FROM or workers < 2 or not can_fork():
+        return [_one(layouts, name) for name in names]
+    _WORK["layouts"] = layouts
+    try:
+        size = max(4, len(names) // (workers * 4))
+        chunks = [names[i:i + size] for i in range(0, len(names), size)]
+        with multiprocessing.get_context("fork").Pool(workers) as pool:
+            return [item for part in pool.map(_chunk, chunks) for item in part]
+    finally:
+        _WORK.clear()
+
+
+_WORK: dict = {}    # inherited by forked workers
+
+
+def can_fork() -> bool:
+    """Worker processes by fork: on Linux, not from a pool worker (daemons have no children), and
+    not while other threads run (`cardgen watch`): a fork copies locks another thread may hold."""
+    import threading
+
+    return sys.platform.startswith("linux") and not multiprocessing.current_process().daemon \
+        and threading.active_count() == 1
+
+
+def _chunk(names: list[str]):
+    return [_one(_WORK["layouts"], name) for name in names]
+
+
+def _one(layouts: Layouts, name: str):
+    try:
+        return name, layout_face(layouts, layouts.game.cards[name])
+    except LayoutError as exc:
+        return name, exc.issue()
+
+
+# -- the cache: display lists as JSON --------------------------------------------------------------
+
+def _face_to(face: Face) -> dict:
+    return {"name": face.name, "width": face.width, "height": face.height, "bleed": face.bleed,
+            "radius": face.radius,
+            "items": [[type(item).__name__, *(getattr(item, f.name) for f in dc_fields(item))]
+                      for item in face.items]}
+
+
+def _tuples(value):
+    return tuple(_tuples(v) for v in value) if isinstance(value, list) else value
+
+
+def _face_from(data: dict) -> Face:
+    items = [KINDS[kind](*(_tuples(v) if isinstance(v, list) else v for v in values))
+             for kind, *values in data["items"]]
+    return Face(data["name"], data["width"], data["height"], data["bleed"], items, data["radius"])
+
+
+@lru_cache(maxsize=1)
+def code_digest() -> str:
+    """The source of the layout engine, the painters and the sheets: a cache made by other code is
+    not trusted (the version number does not change while cardgen is being worked on)."""
+    digest = hashlib.sha256(__version__.encode())
+    for folder in ("render", "sheets"):
+        for path in sorted((Path(__file__).resolve().parent.parent / folder).glob("*.py")):
+            digest.update(path.read_bytes())
+    return digest.hexdigest()[:16]
+
+
+def inputs_digest(layouts: Layouts, wanted: list[tuple[Card, int]], *extra) -> str:
+    """Everything a printed file depends on: the code, every card's content key and count, and
+    whatever the caller adds (paper, options...)."""
+    from cardgen.render import cache_key
+
+    digest = hashlib.sha256(json.dumps([code_digest(), _stamp(layouts), [str(e) for e in extra]]).encode())
+    for card, count in wanted:
+        digest.update(f"{cache_key(layouts, card)}:{count};".encode())
+    return digest.hexdigest()[:24]
+
+
+def _stamp(layouts: Layouts) -> list:
+    from cardgen.paths import fonts_dir
+
+    return [CACHE_FORMAT, code_digest(), str(fonts_dir()), str(layouts.game.folder.resolve())]
+
+
+# -- skipping files whose inputs have not changed --------------------------------------------------
+
+STAMPS = ".sheets-stamps.json"
+
+
+def unchanged(folder: Path, name: str, digest: str) -> bool:
+    """True when folder/name exists and was last written from inputs with this digest."""
+    return (folder / name).is_file() and _stamps(folder).get(name) == digest
+
+
+def remember(folder: Path, written: dict[str, str]) -> None:
+    """Record the digests of files just written (name -> digest)."""
+    stamps = _stamps(folder)
+    stamps.update(written)
+    write_atomic(folder / STAMPS, json.dumps(stamps, indent=0, sort_keys=True))
+
+
+def _stamps(folder: Path) -> dict:
+    try:
+        data = json.loads((folder / STAMPS).read_text())
+    except (OSError, ValueError):
+        return {}
+    return data if isinstance(data, dict) else {}
+
+
+def _read(path: Path, layouts: Layouts) -> dict:
+    try:
+        data = json.loads(Path(path).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
+    if not isinstance(data, dict) or data.get("stamp") != _stamp(layouts):
+        return {}
+    faces = data.get("faces")
+    return faces if isinstance(faces, dict) else {}
+
+
+def _write(path: Path, layouts: Layouts, faces: dict) -> None:
+    write_atomic(Path(path), json.dumps({"stamp": _stamp(layouts), "faces": faces}, separators=(",", ":")))

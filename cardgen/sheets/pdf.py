@@ -1,0 +1,302 @@
+"""Proxy sheets and print-on-demand singles as PDF: vector cards from the display list.
+
+Each distinct face and back is drawn once per document as a Form XObject (with its full bleed)
+and placed wherever a copy goes, clipped to the bleed that fits there: a 208-card set with 65
+distinct faces costs 65 drawings, not 208. Fonts are TrueType subsets (ReportLab embeds them);
+the canvas's initial font is one of ours, so no unembedded Helvetica sneaks into the file.
+"""
+
+from __future__ import annotations
+
+import io
+from dataclasses import dataclass
+
+from cardgen.render.display import Face
+from cardgen.render.fonts import FontBook
+from cardgen.render.paint_pdf import MM, draw_face, register_font
+from cardgen.sheets.geometry import EDGE_CLEAR, Imposition, Slot
+
+INK = (0.0, 0.0, 0.0)
+MARK_WIDTH = 0.3            # points: hairline crop marks
+NOTE_FAMILY = "Barlow Condensed"
+MODE_HINTS = {
+    "duplex-long": "double-sided: flip on the long edge",
+    "duplex-short": "double-sided: flip on the short edge",
+    "separate": "backs follow the faces: print them on the reverse",
+    "fold": "fold on the dashed line, then cut",
+    "none": "faces only",
+}
+
+
+@dataclass
+class Deckload:
+    """What a document shows: one face per printed copy, in order, and the back each one gets."""
+
+    title: str                      # "Dojo Duel" or "Dojo Duel: Crane Path"
+    faces: list[Face]               # one per copy (the same Face object repeats for copies)
+    backs: list[Face | None]        # the back of each copy
+
+
+def _canvas(buf, pagesize):
+    import reportlab.rl_config as rl_config
+    from reportlab.pdfgen.canvas import Canvas
+
+    rl_config.useA85 = 0
+    book = FontBook()
+    regular, bold = book.face(NOTE_FAMILY), book.face(NOTE_FAMILY, bold=True)
+    register_font(regular.name, regular.path)
+    register_font(bold.name, bold.path)
+    canvas = Canvas(buf, pagesize=pagesize, invariant=1, initialFontName=regular.name,
+                    initialFontSize=6, pageCompression=1)
+    return canvas, regular, bold
+
+
+def _form_names(canvas, faces) -> dict[int, str]:
+    """Define each distinct Face (by identity) once as a form; returns id(face) -> form name."""
+    names: dict[int, str] = {}
+    for face in faces:
+        if face is None or id(face) in names:
+            continue
+        name = f"card{len(names)}"
+        b = face.bleed
+        canvas.beginForm(name, 0, 0, (face.width + 2 * b) * MM, (face.height + 2 * b) * MM)
+        draw_face(canvas, face, b * MM, (face.height + b) * MM, clip="bleed")
+        canvas.endForm()
+        names[id(face)] = name
+    return names
+
+
+def _place(canvas, face: Face, form: str, slot: Slot, page_h: float) -> None:
+    """Draw a form with its trim top-left at the slot, keeping only the bleed that fits there."""
+    left, top, right, bottom = slot.bleed
+    w, h = face.width, face.height
+    canvas.saveState()
+    clip = canvas.beginPath()
+    clip.rect((slot.x - left) * MM, (page_h - slot.y - h - bottom) * MM, (w + left + right) * MM,
+              (h + top + bottom) * MM)
+    canvas.clipPath(clip, stroke=0, fill=0)
+    canvas.translate((slot.x - face.bleed) * MM, (page_h - slot.y - h - face.bleed) * MM)
+    canvas.doForm(form)
+    canvas.restoreState()
+
+
+@dataclass
+class Started:
+    """A document with every card drawn once as a form and no page yet. It may be forked: each
+    process then finishes its own copy as one paper size (the cards are not drawn twice)."""
+
+    canvas: object
+    buf: io.BytesIO
+    regular: object
+    bold: object
+    forms: dict[int, str]
+
+
+def start(load: Deckload, with_backs: bool) -> Started:
+    buf = io.BytesIO()
+    canvas, regular, bold = _canvas(buf, (612, 792))
+    canvas.setAuthor("cardgen")
+    forms = _form_names(canvas, load.faces + (load.backs if with_backs else []))
+    return Started(canvas, buf, regular, bold, forms)
+
+
+def sheets_pdf(load: Deckload, imp: Imposition, backs: str, offset=(0.0, 0.0),
+               started: Started | None = None) -> bytes:
+    """The proxy sheets for one paper size (finishing `started`, or a new document)."""
+    doc = started or start(load, backs != "none")
+    canvas, regular, bold, forms = doc.canvas, doc.regular, doc.bold, doc.forms
+    page_w, page_h = imp.page_w, imp.page_h
+    canvas.setPageSize((page_w * MM, page_h * MM))
+    canvas.setTitle(f"{load.title}: proxies ({imp.paper})")
+    per_page = imp.per_page
+    count = len(load.faces)
+    sheets = max(1, -(-count // per_page))
+    face_pages, back_pages = [], []
+    for sheet in range(sheets):
+        first = sheet * per_page
+        indices = list(range(first, min(first + per_page, count)))
+        face_pages.append((sheet, indices))
+        if backs in ("duplex-long", "duplex-short", "separate"):
+            back_pages.append((sheet, indices))
+    if backs == "separate":
+        order = [("face", p) for p in face_pages] + [("back", p) for p in back_pages]
+    elif backs in ("duplex-long", "duplex-short"):
+        order = [item for pair in zip(face_pages, back_pages, strict=True)
+                 for item in (("face", pair[0]), ("back", pair[1]))]
+    else:
+        order = [("face", p) for p in face_pages]
+    ctx = _Notes(canvas, regular, bold, imp, load.title, sheets, backs, offset)
+    for kind, (sheet, indices) in order:
+        placed: list[Slot] = []
+        if kind == "face":
+            for n, i in enumerate(indices):
+                slot = imp.slot(n)
+                _place(canvas, load.faces[i], forms[id(load.faces[i])], slot, page_h)
+                placed.append(slot)
+            if backs == "fold":
+                for n, i in enumerate(indices):
+                    back = load.backs[i]
+                    slot = imp.back_slot(n, "fold")
+                    if back is not None:
+                        _place(canvas, back, forms[id(back)], slot, page_h)
+                    placed.append(slot)
+        else:
+            for n, i in enumerate(indices):
+                back = load.backs[i]
+                slot = imp.back_slot(n, backs, offset)
+                if back is not None:
+                    _place(canvas, back, forms[id(back)], slot, page_h)
+                placed.append(slot)
+        _page_boxes(canvas, imp, placed)
+        _crop_marks(canvas, imp, placed)
+        if backs == "fold":
+            _fold_line(canvas, imp)
+        ctx.draw(kind, sheet, placed)
+        canvas.showPage()
+    canvas.save()
+    return doc.buf.getvalue()
+
+
+def _page_boxes(canvas, imp: Imposition, slots: list[Slot]) -> None:
+    """TrimBox: the cards' cut area on this page; BleedBox: with the bleed that was drawn."""
+    if not slots:
+        canvas.setTrimBox(None)
+        canvas.setBleedBox(None)
+        return
+
+    def box(grow: bool):
+        x0 = min(s.x - (s.bleed[0] if grow else 0) for s in slots)
+        y0 = min(s.y - (s.bleed[1] if grow else 0) for s in slots)
+        x1 = max(s.x + imp.card_w + (s.bleed[2] if grow else 0) for s in slots)
+        y1 = max(s.y + imp.card_h + (s.bleed[3] if grow else 0) for s in slots)
+        x0, y0 = max(0.0, x0), max(0.0, y0)
+        x1, y1 = min(imp.page_w, x1), min(imp.page_h, y1)
+        return [round(x0 * MM, 3), round((imp.page_h - y1) * MM, 3), round(x1 * MM, 3),
+                round((imp.page_h - y0) * MM, 3)]
+
+    canvas.setTrimBox(box(False))
+    canvas.setBleedBox(box(True))
+
+
+def _crop_marks(canvas, imp: Imposition, slots: list[Slot]) -> None:
+    canvas.saveState()
+    canvas.setStrokeColorRGB(*INK)
+    canvas.setLineWidth(MARK_WIDTH)
+    canvas.setLineCap(0)
+    h = imp.page_h
+    for x1, y1, x2, y2 in imp.crop_marks(slots):
+        canvas.line(x1 * MM, (h - y1) * MM, x2 * MM, (h - y2) * MM)
+    canvas.restoreState()
+
+
+def _fold_line(canvas, imp: Imposition) -> None:
+    canvas.saveState()
+    canvas.setStrokeColorRGB(0.45, 0.45, 0.45)
+    canvas.setLineWidth(0.5)
+    canvas.setDash(4, 3)
+    x = imp.page_w / 2 * MM
+    canvas.line(x, EDGE_CLEAR * MM, x, (imp.page_h - EDGE_CLEAR) * MM)
+    canvas.restoreState()
+
+
+class _Notes:
+    """The margin notes: print at 100%, a 1-inch and a 2-cm ruler, and which page this is."""
+
+    def __init__(self, canvas, regular, bold, imp: Imposition, title: str, sheets: int, backs: str,
+                 offset):
+        self.canvas, self.regular, self.bold, self.imp = canvas, regular, bold, imp
+        self.title, self.sheets, self.backs, self.offset = title, sheets, backs, offset
+
+    def draw(self, kind: str, sheet: int, slots: list[Slot]) -> None:
+        imp = self.imp
+        band = imp.note_band(slots, imp.page_w / 2 if self.backs == "fold" else None)
+        if band is None:
+            return
+        c = self.canvas
+        c.saveState()
+        if band.side == "bottom":
+            c.translate(0, EDGE_CLEAR * MM)
+        else:
+            c.translate(EDGE_CLEAR * MM, imp.page_h * MM)
+            c.rotate(-90)
+        depth = band.depth
+        two_lines = depth >= 5.5
+        side = "faces" if kind == "face" else "backs"
+        label = [f"{self.title} · {side} {sheet + 1}/{self.sheets} · {imp.paper}"]
+        if kind == "face":
+            label.append(MODE_HINTS[self.backs])
+        elif self.offset != (0.0, 0.0):
+            label.append(f"backs moved {self.offset[0]:+g} mm across, {self.offset[1]:+g} mm down")
+        label = label if two_lines else label[:1]
+        items = [
+            (self._note_width(two_lines), lambda u: self._lines(u, depth, self.NOTE, two_lines, True)),
+            (self._ruler_width(25.4, "1 in"), lambda u: self._ruler(u, depth, 25.4, 4, "1 in")),
+            (self._ruler_width(20.0, "2 cm"), lambda u: self._ruler(u, depth, 20.0, 20, "2 cm")),
+            (max(self.regular.width_mm(t, 6) for t in label),
+             lambda u: self._lines(u, depth, label, two_lines, False)),
+        ]
+        stretches = [list(s) for s in band.free]
+        for width, paint in items:
+            for stretch in stretches:
+                if stretch[1] - stretch[0] >= width:
+                    paint(stretch[0])
+                    stretch[0] += width + 4.0
+                    break
+        c.restoreState()
+
+    def _text(self, u: float, v: float, text: str, size: float, bold: bool) -> None:
+        face = self.bold if bold else self.regular
+        self.canvas.setFillColorRGB(*INK)
+        self.canvas.setFont(face.name, size)
+        self.canvas.drawString(u * MM, v * MM, text)
+
+    NOTE = ("PRINT AT 100% · ACTUAL SIZE", "turn off “fit to page”; check the rulers")
+
+    def _note_width(self, two_lines: bool) -> float:
+        width = self.bold.width_mm(self.NOTE[0], 6.5)
+        return max(width, self.regular.width_mm(self.NOTE[1], 6)) if two_lines else width
+
+    def _lines(self, u: float, depth: float, lines, two_lines: bool, bold_first: bool) -> None:
+        """One or two lines of text, the first nearest the cards."""
+        self._text(u, depth - 2.4, lines[0], 6.5 if bold_first else 6, bold_first)
+        if two_lines and len(lines) > 1:
+            self._text(u, depth - 4.7, lines[1], 6, False)
+
+    def _ruler_width(self, length: float, label: str) -> float:
+        return length + 1.2 + self.regular.width_mm(label, 6)
+
+    def _ruler(self, u: float, depth: float, length: float, divisions: int, label: str) -> None:
+        """A bar `length` mm long with ticks towards the cards and its label at the end."""
+        c = self.canvas
+        base = depth - 3.0
+        c.setStrokeColorRGB(*INK)
+        c.setLineWidth(0.4)
+        c.line(u * MM, base * MM, (u + length) * MM, base * MM)
+        for i in range(divisions + 1):
+            tall = 2.6 if i in (0, divisions) else 1.6 if (divisions == 4 and i == 2) or (
+                divisions == 20 and i % 10 == 0) else 1.0 if divisions == 4 or i % 5 == 0 else 0.6
+            x = (u + length * i / divisions) * MM
+            c.setLineWidth(0.4 if tall >= 1.6 else 0.25)
+            c.line(x, base * MM, x, (base + tall) * MM)
+        self._text(u + length + 1.2, base + 0.2, label, 6, False)
+
+
+def singles_pdf(load: Deckload, with_backs: bool, started: Started | None = None) -> bytes:
+    """Print-on-demand: one page per copy at trim + bleed, its back on the next page."""
+    if not load.faces:
+        raise ValueError("nothing to print")
+    doc = started or start(load, with_backs)
+    canvas, forms = doc.canvas, doc.forms
+    first = load.faces[0]
+    b = first.bleed
+    w, h = first.width + 2 * b, first.height + 2 * b
+    canvas.setPageSize((w * MM, h * MM))
+    canvas.setTitle(f"{load.title}: print-on-demand singles")
+    canvas.setTrimBox([round(b * MM, 3), round(b * MM, 3), round((w - b) * MM, 3), round((h - b) * MM, 3)])
+    canvas.setBleedBox([0, 0, round(w * MM, 3), round(h * MM, 3)])
+    for face, back in zip(load.faces, load.backs, strict=True):
+        for side in (face, back) if with_backs and back is not None else (face,):
+            canvas.doForm(forms[id(side)])
+            canvas.showPage()
+    canvas.save()
+    return doc.buf.getvalue()

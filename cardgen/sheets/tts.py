@@ -1,0 +1,265 @@
+"""Tabletop Simulator export: deck sheet images, a back image, and a saved-object JSON.
+
+A TTS custom deck is a grid image of at most 10 x 7 cards and 4096 x 4096 px. Its last slot is the
+"hidden" face (shown for cards in someone else's hand when the back is not used for that), so a
+sheet holds at most 69 cards; more cards make more sheets, each its own CustomDeck entry. Card
+ids are deck id * 100 + slot index. Copies share their card's slot and id. Cards of one sheet
+sharing one back get a single back image; otherwise the backs form a sheet of their own
+(UniqueBack). Images are the card PNGs (cardgen.render) cut at the trim, at the resolution that
+keeps the sheet within 4096 px (and never above 300 dpi).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import io
+import json
+import math
+from dataclasses import dataclass
+from pathlib import Path
+
+from cardgen.fsutil import write_atomic
+from cardgen.model import Card, Deck, Game
+
+MAX_COLS, MAX_ROWS, MAX_PX = 10, 7, 4096
+PER_SHEET = MAX_COLS * MAX_ROWS - 1      # the last slot is the hidden face
+MAX_DPI = 300
+POKER = (63.5, 88.9)
+UPLOAD_NOTE = (
+    "Tabletop Simulator needs the images at URLs: upload them (TTS Cloud Manager, Steam Workshop "
+    "or any image host) and replace FaceURL/BackURL in the JSON, or import them with Objects > "
+    "Components > Custom > Deck. Then copy the JSON into Documents/My Games/Tabletop Simulator/"
+    "Saves/Saved Objects/ and spawn it from Objects > Saved Objects.")
+
+
+@dataclass
+class TTSResult:
+    json_path: Path
+    images: list[Path]
+    sheets: list[dict]             # per CustomDeck: id, grid, cards, px size
+    cards: int                     # cards in the deck, copies counted
+
+
+def grid_for(count: int) -> tuple[int, int]:
+    """Columns and rows for `count` cards plus the hidden-face slot (at least 2 x 2, at most 10 x 7)."""
+    slots = count + 1
+    cols = max(2, min(MAX_COLS, slots))
+    rows = max(2, math.ceil(slots / cols))
+    if rows > MAX_ROWS:
+        raise ValueError(f"{count} cards do not fit one sheet ({PER_SHEET} at most)")
+    return cols, rows
+
+
+def cell_size(width_mm: float, height_mm: float, cols: int, rows: int) -> tuple[int, int, float]:
+    """Pixel size of one card and its dpi: as large as the 4096 px limit allows, at most 300 dpi."""
+    k = min(MAX_PX // cols / width_mm, MAX_PX // rows / height_mm, MAX_DPI / 25.4)   # px per mm
+    return math.floor(width_mm * k), math.floor(height_mm * k), k * 25.4
+
+
+class _Pictures:
+    """Card images at one sheet's cell size: cut from the 300 dpi PNGs `cardgen render` left in
+    out/<game>/cards and backs when its cache says they are current, else painted here."""
+
+    def __init__(self, layouts, rendered: Path | None):
+        self.layouts, self.rendered = layouts, rendered
+        self.stamps = {}
+        if rendered is not None:
+            try:
+                self.stamps = json.loads((rendered / "cards" / ".cache.json").read_text())
+            except (OSError, ValueError):
+                self.stamps = {}
+
+    def _png(self, card: Card | None, back: str | None) -> Path | None:
+        from cardgen.render import cache_key, card_filename
+        from cardgen.render.layout import slug
+
+        if self.rendered is None or not isinstance(self.stamps, dict):
+            return None
+        if card is not None:
+            path, key = self.rendered / "cards" / card_filename(card), cache_key(self.layouts, card)
+            stamp = self.stamps.get(path.name)
+        else:
+            path = self.rendered / "backs" / f"{slug(back)}.png"
+            key, stamp = cache_key(self.layouts, None, f"back:{back}"), self.stamps.get(f"back:{path.name}")
+        return path if stamp == key and path.is_file() else None
+
+    def get(self, face, size: tuple[int, int], dpi: float, card: Card | None = None,
+            back: str | None = None):
+        from PIL import Image
+
+        png = self._png(card, back)
+        if png is not None:
+            with Image.open(png) as image:
+                k = image.width / (face.width + 2 * face.bleed)          # px per mm of that PNG
+                b = face.bleed * k
+                box = (b, b, b + face.width * k, b + face.height * k)
+                return image.convert("RGB").resize(size, Image.LANCZOS, box=box)
+        from cardgen.render.paint_png import paint_png
+
+        image = paint_png(face, dpi)
+        edge = round(face.bleed * dpi / 25.4)     # cell_size rounds the trim down: the cut stays inside
+        return image.crop((edge, edge, edge + size[0], edge + size[1]))
+
+
+def _encode(image, fmt: str) -> bytes:
+    buf = io.BytesIO()
+    if fmt == "png":
+        image.save(buf, "PNG", optimize=False, compress_level=6)
+    else:
+        image.save(buf, "JPEG", quality=90, subsampling=0)
+    return buf.getvalue()
+
+
+def _guid(*parts) -> str:
+    return hashlib.sha256("\x00".join(map(str, parts)).encode()).hexdigest()[:6]
+
+
+def export_tts(game: Game, out_dir: Path, deck: Deck | None = None, fmt: str = "jpg",
+               cache: Path | None = None, rendered: Path | None = None) -> TTSResult:
+    """Write <game or deck>-faces-N.jpg, the back image(s) and <game or deck>.json into out_dir
+    (out/<game>/tts). `cache`: the laid-out cards' cache file shared with the proxy sheets;
+    `rendered`: out/<game>, whose current card PNGs are reused instead of painting again."""
+    from PIL import Image
+
+    from cardgen.errors import ContentError, Issue
+    from cardgen.sheets import output_stem, prepare, print_list
+
+    if fmt not in ("jpg", "png"):
+        raise ValueError("format is jpg or png")
+    out_dir = Path(out_dir)
+    wanted = print_list(game, deck)
+    if not wanted:
+        raise ContentError([Issue(deck.path if deck else game.folder, None, "cards", "nothing to export")])
+    from cardgen.render.layout import load_layouts
+    from cardgen.sheets.faces import inputs_digest, remember, unchanged
+
+    layouts = load_layouts(game)
+    stem = game.id if deck is None else output_stem(deck)
+    title = game.name if deck is None else f"{game.name}: {deck.name}"
+    digest = inputs_digest(layouts, wanted, title, "tts", fmt, MAX_PX, PER_SHEET)
+    if unchanged(out_dir, f"{stem}.json", digest):
+        previous = _previous(out_dir / f"{stem}.json")
+        if previous is not None:
+            return previous
+    load, _ = prepare(game, deck, cache=cache, layouts=layouts)
+    # one entry per distinct card, in print order; its face/back are the Face objects prepared
+    faces, backs = [], []
+    position = 0
+    for _card, count in wanted:
+        faces.append(load.faces[position])
+        backs.append(load.backs[position])
+        position += count
+    distinct: list[Card] = [card for card, _ in wanted]
+    back_names = {id(face): face.name.removeprefix("back: ") for face in backs if face is not None}
+    pictures = _Pictures(layouts, rendered)
+
+    def picture(i: int | None, face, size, dpi):
+        if i is not None:
+            return pictures.get(face, size, dpi, card=distinct[i])
+        return pictures.get(face, size, dpi, back=back_names[id(face)])
+
+    images, sheets, custom_decks, ids_of = [], [], {}, {}
+    for sheet_no, start in enumerate(range(0, len(distinct), PER_SHEET), 1):
+        chunk = list(range(start, min(start + PER_SHEET, len(distinct))))
+        cols, rows = grid_for(len(chunk))
+        cw, ch, dpi = cell_size(layouts.width, layouts.height, cols, rows)
+        sheet = Image.new("RGB", (cols * cw, rows * ch), "white")
+        for slot, i in enumerate(chunk):
+            sheet.paste(picture(i, faces[i], (cw, ch), dpi), ((slot % cols) * cw, (slot // cols) * ch))
+            ids_of[distinct[i].name] = sheet_no * 100 + slot
+        chunk_backs = {id(backs[i]): backs[i] for i in chunk}
+        first_back = backs[chunk[0]]
+        hidden = cols * rows - 1
+        hidden_face = picture(None, first_back, (cw, ch), dpi)
+        sheet.paste(hidden_face, ((hidden % cols) * cw, (hidden // cols) * ch))
+        face_path = out_dir / f"{stem}-faces-{sheet_no}.{fmt}"
+        images.append(write_atomic(face_path, _encode(sheet, fmt)))
+        unique = len(chunk_backs) > 1
+        if unique:
+            back_sheet = Image.new("RGB", sheet.size, "white")
+            painted: dict[int, object] = {}
+            for slot, i in enumerate(chunk + [chunk[0]]):
+                slot = hidden if slot == len(chunk) else slot
+                if id(backs[i]) not in painted:
+                    painted[id(backs[i])] = picture(None, backs[i], (cw, ch), dpi)
+                back_sheet.paste(painted[id(backs[i])], ((slot % cols) * cw, (slot // cols) * ch))
+            back_path = out_dir / f"{stem}-backs-{sheet_no}.{fmt}"
+            images.append(write_atomic(back_path, _encode(back_sheet, fmt)))
+        else:
+            back_path = out_dir / f"{stem}-back-{_slugname(first_back.name)}.{fmt}"
+            if back_path not in images:
+                images.append(write_atomic(back_path, _encode(hidden_face, fmt)))
+        custom_decks[str(sheet_no)] = {
+            "FaceURL": face_path.name, "BackURL": back_path.name, "NumWidth": cols, "NumHeight": rows,
+            "BackIsHidden": True, "UniqueBack": unique, "Type": 0,
+        }
+        sheets.append({"id": sheet_no, "cols": cols, "rows": rows, "cards": len(chunk),
+                       "size": sheet.size, "hidden_slot": hidden, "dpi": round(dpi, 1)})
+    data = _saved_object(game, title, wanted, ids_of, custom_decks, layouts.width, layouts.height)
+    json_path = write_atomic(out_dir / f"{stem}.json", json.dumps(data, indent=2, ensure_ascii=False) + "\n")
+    remember(out_dir, {json_path.name: digest})
+    return TTSResult(json_path, images, sheets, sum(n for _, n in wanted))
+
+
+def _previous(json_path: Path) -> TTSResult | None:
+    """The result of an earlier export, read back from its JSON (None if anything is missing)."""
+    from PIL import Image
+
+    try:
+        [obj] = json.loads(json_path.read_text())["ObjectStates"]
+        cards = obj.get("ContainedObjects", [obj])          # a one-card "deck" is a lone Card
+        images, sheets = [], []
+        for key, deck in obj["CustomDeck"].items():
+            face, back = json_path.parent / deck["FaceURL"], json_path.parent / deck["BackURL"]
+            with Image.open(face) as image:
+                size = image.size
+            if not back.is_file():
+                return None
+            images += [p for p in (face, back) if p not in images]
+            ids = {o["CardID"] for o in cards if o["CardID"] // 100 == int(key)}
+            sheets.append({"id": int(key), "cols": deck["NumWidth"], "rows": deck["NumHeight"],
+                           "cards": len(ids), "size": size,
+                           "hidden_slot": deck["NumWidth"] * deck["NumHeight"] - 1})
+    except (OSError, ValueError, KeyError, TypeError):
+        return None
+    return TTSResult(json_path, images, sheets, len(cards))
+
+
+def _slugname(name: str) -> str:
+    from cardgen.render.layout import slug
+
+    return slug(name.removeprefix("back: ")) or "back"
+
+
+def _transform(x: float = 0.0, scale=(1.0, 1.0)) -> dict:
+    return {"posX": x, "posY": 1.0, "posZ": 0.0, "rotX": 0.0, "rotY": 180.0, "rotZ": 180.0,
+            "scaleX": round(scale[0], 4), "scaleY": 1.0, "scaleZ": round(scale[1], 4)}
+
+
+def _saved_object(game: Game, title: str, wanted, ids_of: dict, custom_decks: dict, w: float,
+                  h: float) -> dict:
+    scale = (w / POKER[0], h / POKER[1])
+    contained, deck_ids = [], []
+    for card, count in wanted:
+        card_id = ids_of[card.name]
+        deck_key = str(card_id // 100)
+        for copy in range(count):
+            deck_ids.append(card_id)
+            contained.append({
+                "Name": "Card", "Transform": _transform(scale=scale), "Nickname": card.name,
+                "Description": game.card_types[card.type].label, "CardID": card_id,
+                "CustomDeck": {deck_key: custom_decks[deck_key]}, "Hands": True, "SidewaysCard": False,
+                "GUID": _guid(game.id, title, card.name, copy),
+            })
+    if len(contained) == 1:
+        obj = {**contained[0], "Nickname": contained[0]["Nickname"]}
+    else:
+        obj = {
+            "Name": "Deck", "Transform": _transform(scale=scale), "Nickname": title, "Description": "",
+            "Hands": False, "SidewaysCard": False, "HideWhenFaceDown": True,
+            "DeckIDs": deck_ids, "CustomDeck": custom_decks, "ContainedObjects": contained,
+            "GUID": _guid(game.id, title),
+        }
+    return {"SaveName": title, "GameMode": "", "Date": "", "Table": "", "Sky": "", "Note": "",
+            "Rules": "", "XmlUI": "", "LuaScript": "", "LuaScriptState": "", "ObjectStates": [obj],
+            "TabStates": {}, "VersionNumber": ""}
