@@ -6,6 +6,11 @@ import os
 import tempfile
 from pathlib import Path
 
+# mkstemp makes files only their owner can read; output files get the usual mode instead.
+_UMASK = os.umask(0)
+os.umask(_UMASK)
+_MODE = 0o666 & ~_UMASK
+
 
 def write_atomic(path: Path, data: bytes | str) -> Path:
     """Write to a temporary file beside `path`, then rename it into place."""
@@ -17,6 +22,7 @@ def write_atomic(path: Path, data: bytes | str) -> Path:
     try:
         with os.fdopen(fd, "wb") as handle:
             handle.write(data)
+        os.chmod(tmp, _MODE)
         os.replace(tmp, path)
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
