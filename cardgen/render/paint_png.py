@@ -30,7 +30,7 @@ def _picture(path: str, w: int, h: int, fit: str):
         return ImageOps.fit(img, (w, h), Image.LANCZOS)
 
 
-# Cards of one type share their background (frame, panels, colour by element...): the items
+# Cards of one type share their background (frame, panels, colour by element): the items
 # before the first text are painted once per distinct set and copied, not redrawn.
 _LAYERS: OrderedDict = OrderedDict()
 _LAYER_LIMIT = 48
@@ -81,11 +81,13 @@ def _paint_items(image, items, k: float, b: float) -> None:
             else:
                 draw.rectangle(box, fill=item.fill, outline=item.stroke, width=stroke)
         elif isinstance(item, Run):
-            font = _font(item.font, item.size * dpi / 72)
-            if item.colour[3] == 255:
-                draw.text(px(item.x, item.y), item.text, font=font, fill=item.colour, anchor="ls")
-            else:
-                _translucent_text(image, px(item.x, item.y), item, font)
+            x, y = px(item.x, item.y)
+            mask, (left, top) = _text_mask(item.font, item.size * dpi / 72, item.text)
+            # The mask's alpha times the colour's alpha: translucent text blends like shapes do.
+            if item.colour[3] != 255:
+                mask = mask.point(lambda v, a=item.colour[3]: v * a // 255)
+            image.paste(item.colour[:3], (round(x) + left, round(y) + top, round(x) + left + mask.width,
+                                          round(y) + top + mask.height), mask)
         elif isinstance(item, Line):
             draw.line([px(item.x1, item.y1), px(item.x2, item.y2)], fill=item.colour,
                       width=max(1, round(item.width * k)))
@@ -104,23 +106,27 @@ def _paint_items(image, items, k: float, b: float) -> None:
             image.paste(picture, offset, picture)
 
 
-def _translucent_text(image, position, run: Run, font) -> None:
-    """Pillow draws text opaque whatever the alpha: draw it as a mask and blend it in."""
+@lru_cache(maxsize=4096)
+def _text_mask(font_path: str, px: float, text: str):
+    """A run's coverage mask and its offset from the baseline start, rendered once per process.
+
+    Labels, stat badges and big emblem symbols repeat on card after card; FreeType rasterising
+    them again each time was most of the painting time.
+    """
     from PIL import Image, ImageDraw
 
-    left, top, right, bottom = font.getbbox(run.text, anchor="ls")
-    width, height = max(1, right - left), max(1, bottom - top)
-    mask = Image.new("L", (width, height), 0)
-    ImageDraw.Draw(mask).text((-left, -top), run.text, font=font, fill=run.colour[3], anchor="ls")
-    colour = Image.new("RGB", (width, height), run.colour[:3])
-    image.paste(colour, (round(position[0] + left), round(position[1] + top)), mask)
+    font = _font(font_path, px)
+    left, top, right, bottom = font.getbbox(text, anchor="ls")
+    mask = Image.new("L", (max(1, right - left), max(1, bottom - top)), 0)
+    ImageDraw.Draw(mask).text((-left, -top), text, font=font, fill=255, anchor="ls")
+    return mask, (left, top)
 
 
-def png_bytes(face: Face, dpi: int = 300, level: int = 2) -> bytes:
+def png_bytes(face: Face, dpi: int = 300, level: int = 1) -> bytes:
     return encode_png(paint_png(face, dpi), dpi, level)
 
 
-def encode_png(image, dpi: int = 300, level: int = 2) -> bytes:
+def encode_png(image, dpi: int = 300, level: int = 1) -> bytes:
     """A plain RGB PNG with its dpi recorded.
 
     Rows are stored unfiltered: for flat card art this is as small as Pillow's adaptive filters
