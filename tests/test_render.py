@@ -170,3 +170,25 @@ def test_the_safe_zone_is_checked_inside_templates_and_moved_groups(dojo):
     joined = "\n".join(layout_errors(dojo))
     assert "templates.plate[1].at: box [2, 40, 20, 5] reaches 1.2 mm past the safe zone" in joined
     assert ".group[1].at: box [40, 40, 20, 5] reaches 2.7 mm past the safe zone" in joined
+
+
+def test_translucent_colours_survive_inside_pdf_forms():
+    """The proxy sheets draw each card once as a form; transparency must not turn opaque there."""
+    import pypdfium2 as pdfium
+    from reportlab.pdfgen.canvas import Canvas
+
+    from cardgen.render.display import Face, Rect
+    from cardgen.render.paint_pdf import MM, draw_face
+
+    face = Face("t", 20, 20, 0, [Rect(0, 0, 20, 20, (255, 0, 0, 60))])
+    buffer = io.BytesIO()
+    canvas = Canvas(buffer, pagesize=(30 * MM, 30 * MM))
+    canvas.beginForm("card", 0, 0, 20 * MM, 20 * MM)
+    draw_face(canvas, face, 0, 20 * MM)
+    canvas.endForm()
+    canvas.doForm("card")
+    canvas.showPage()
+    canvas.save()
+    image = pdfium.PdfDocument(buffer.getvalue())[0].render(scale=2).to_pil()
+    r, g, b = image.getpixel((20, image.height - 20))[:3]
+    assert r == 255 and 180 < g < 210 and 180 < b < 210

@@ -5,6 +5,32 @@ from __future__ import annotations
 from cardgen.render.display import Ellipse, Face, Line, Picture, Polygon, Rect, Run
 
 MM = 72 / 25.4   # points per millimetre
+
+
+def _forms_keep_transparency() -> None:
+    """ReportLab (5.1) records a form's transparency states but leaves them out of the form's
+    resources, so translucent colours drawn inside a form (the proxy sheets draw each card once as
+    a form) come out opaque. Give forms the same ExtGState resources a page gets."""
+    from reportlab.pdfbase import pdfdoc
+
+    if getattr(pdfdoc.PDFFormXObject, "_cardgen_extgstate", False):
+        return
+    original = pdfdoc.PDFFormXObject.format
+
+    def format(self, document):
+        if not self.Resources and getattr(self, "ExtGState", None):
+            resources = pdfdoc.PDFResourceDictionary()
+            resources.basicFonts()
+            if self.hasImages:
+                resources.allProcs()
+            if self.XObjects:
+                resources.XObject = self.XObjects
+            resources.ExtGState = self.ExtGState
+            self.Resources = resources
+        return original(self, document)
+
+    pdfdoc.PDFFormXObject.format = format
+    pdfdoc.PDFFormXObject._cardgen_extgstate = True
 _REGISTERED: set[str] = set()
 _IMAGES: dict = {}
 
@@ -42,6 +68,7 @@ def draw_face(canvas, face: Face, left: float, top: float, clip: str = "bleed") 
 
     clip: "bleed" keeps the bleed, "trim" cuts the face at the trim line, "none" draws all.
     """
+    _forms_keep_transparency()
     canvas.saveState()
     b = face.bleed
     if clip != "none":
