@@ -118,7 +118,7 @@ def _run(game: Game, preset, tasks, out_dir: Path, jobs, progress, result: Rende
     jobs = max(1, min(jobs or os.cpu_count() or 1, len(tasks) // 8 or 1))
     done = []
     if jobs == 1:
-        _init_worker(str(game.folder), preset)
+        _use(game, preset)
         chunks = [tasks[i:i + 16] for i in range(0, len(tasks), 16)]
         outputs = map(_render_chunk, [(c, str(out_dir)) for c in chunks])
     else:
@@ -126,8 +126,12 @@ def _run(game: Game, preset, tasks, out_dir: Path, jobs, progress, result: Rende
 
         chunk = max(4, len(tasks) // (jobs * 6) or 1)
         chunks = [tasks[i:i + chunk] for i in range(0, len(tasks), chunk)]
-        context = multiprocessing.get_context("fork" if sys.platform != "win32" else "spawn")
-        pool = context.Pool(jobs, _init_worker, (str(game.folder), preset))
+        if sys.platform != "win32":
+            # Forked workers inherit the loaded game, layouts and fonts: no reloading per worker.
+            _use(game, preset)
+            pool = multiprocessing.get_context("fork").Pool(jobs)
+        else:
+            pool = multiprocessing.get_context("spawn").Pool(jobs, _init_worker, (str(game.folder), preset))
         outputs = pool.imap(_render_chunk, [(c, str(out_dir)) for c in chunks])
     count = 0
     try:
@@ -155,12 +159,17 @@ def _run(game: Game, preset, tasks, out_dir: Path, jobs, progress, result: Rende
 _WORKER: dict = {}
 
 
-def _init_worker(folder: str, preset) -> None:
-    from cardgen.model import load_game
-
-    game = load_game(folder)
+def _use(game: Game, preset) -> None:
+    """Make `game` the one this process (and any worker forked from it) renders."""
     _WORKER.update(game=game, layouts=_with_preset(load_layouts(game), preset),
                    dpi=PRESETS.get(preset or "tgc")["dpi"])
+
+
+def _init_worker(folder: str, preset) -> None:
+    """For spawned workers (no fork): load the game from its folder."""
+    from cardgen.model import load_game
+
+    _use(load_game(folder), preset)
 
 
 def _render_chunk(args):
