@@ -140,6 +140,9 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--format", choices=["text", "json"], default="text")
     p.add_argument("--deck", type=Path, default=None,
                    help="also write the opened cards as a deck file (never overwrites a file)")
+    p.add_argument("--sheets", action="store_true",
+                   help="also print the opened cards as proxy sheets (out/<game>/packs-seed-S-*.pdf)")
+    p.add_argument("--out", type=Path, default=Path("out"))
     p.set_defaults(func=cmd_packs)
 
     p = sub.add_parser("deck", help="deck lists as plain text: import and export")
@@ -448,16 +451,26 @@ def cmd_packs(args) -> int:
             print(f"pack {i} (seed {args.seed}):")
             for card in pack:
                 print(f"  {card.slot}. {card.name} ({card.rarity})")
-    if args.deck:
+    if args.deck or args.sheets:
         from cardgen.decklist import deck_yaml
 
         counts: dict[str, int] = {}
         for pack in packs:
             for card in pack:
                 counts[card.name] = counts.get(card.name, 0) + 1
-        text = deck_yaml({"game": game.id, "name": f"{args.count} packs, seed {args.seed}", "cards": counts})
-        _write_new_file(args.deck, text)
-        print(f"wrote {display_path(args.deck)}", file=sys.stderr)
+        text = deck_yaml({"game": str(game.folder), "name": f"{args.count} packs, seed {args.seed}",
+                          "cards": counts})
+        if args.deck:
+            _write_new_file(args.deck, text)
+            print(f"wrote {display_path(args.deck)}", file=sys.stderr)
+        if args.sheets:
+            from cardgen.fsutil import write_atomic
+            from cardgen.model import load_deck
+            from cardgen.sheets import make_sheets
+
+            deck_file = write_atomic(args.out / game.id / f"packs-seed-{args.seed}.yaml", text)
+            for path in make_sheets(game, args.out / game.id, deck=load_deck(deck_file)):
+                print(f"wrote {display_path(path)}", file=sys.stderr)
     return 0
 
 

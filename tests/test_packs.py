@@ -35,3 +35,22 @@ def test_last_slot_frequencies_match_the_rulebook():
     for rarity, p in {"rare": 2 / 3, "ultra-rare": 1 / 4, "art-rare": 1 / 12}.items():
         sigma = math.sqrt(p * (1 - p) / n)
         assert abs(last[rarity] / n - p) < 4 * sigma, (rarity, last[rarity] / n, p)
+
+
+def test_packs_print_as_proxy_sheets(tmp_path):
+    import subprocess
+    import sys
+
+    from pypdf import PdfReader
+
+    from tests.conftest import ROOT
+
+    result = subprocess.run([sys.executable, "-m", "cardgen", "packs", "amiibart", "--count", "2",
+                             "--seed", "9", "--sheets", "--out", str(tmp_path)],
+                            capture_output=True, text=True, cwd=ROOT, timeout=300)
+    assert result.returncode == 0, result.stderr
+    pdf = tmp_path / "amiibart" / "packs-seed-9-letter.pdf"
+    text = "\n".join(page.extract_text() for page in PdfReader(pdf).pages)
+    for pack in open_packs(load_game("amiibart"), 2, 9):
+        for card in pack:
+            assert card.name.split()[0] in text
