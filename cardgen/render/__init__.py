@@ -24,6 +24,7 @@ from cardgen.render.layout import (
     back_name,
     layout_back,
     layout_face,
+    layout_reference,
     load_layouts,
     slug,
 )
@@ -104,9 +105,16 @@ def render_game(game: Game, out_root: Path, *, only: list[str] | None = None, pr
             result.skipped += 1
             continue
         tasks.append(("back", name, name, key))
+    for name in layouts.reference if not only else ():
+        key = cache_key(layouts, None, f"reference:{name}")
+        path = out_dir / "reference" / f"{slug(name)}.png"
+        if cache.get(f"reference:{path.name}") == key and path.is_file():
+            result.skipped += 1
+            continue
+        tasks.append(("reference", name, name, key))
     done = _run(game, preset, tasks, out_dir, jobs, progress, result)
     for kind, _name, key, path in done:
-        cache[path.name if kind == "card" else f"back:{path.name}"] = key
+        cache[path.name if kind == "card" else f"{kind}:{path.name}"] = key
         result.written.append(path)
     if tasks:
         write_atomic(cache_file, json.dumps(cache, indent=0, sort_keys=True))
@@ -185,6 +193,9 @@ def _render_chunk(args):
                 card = game.cards[name]
                 face = layout_face(layouts, card)
                 path = out_dir / "cards" / card_filename(card)
+            elif kind == "reference":
+                face = layout_reference(layouts, back)
+                path = out_dir / "reference" / f"{slug(back)}.png"
             else:
                 face = layout_back(layouts, back)
                 path = out_dir / "backs" / f"{slug(back)}.png"

@@ -45,7 +45,7 @@ ELEMENT_KEYS = {
 BLOCK_KEYS = {"text", "style", "each", "as", "when", "right", "field", "rule", "colour", "width",
               *Style.__dataclass_fields__}
 STYLE_KEYS = {*Style.__dataclass_fields__, "extends"}
-TOP_KEYS = {"card", "fonts", "colours", "styles", "templates", "types", "backs", "back_for"}
+TOP_KEYS = {"card", "fonts", "colours", "styles", "templates", "types", "backs", "back_for", "reference"}
 _EXPR = re.compile(r"^\s*\{\{(.*)\}\}\s*$", re.S)
 
 
@@ -79,6 +79,7 @@ class Layouts:
     types: dict[str, list]
     backs: dict[str, list]
     back_for: str | None
+    reference: dict[str, list] = field(default_factory=dict)   # card-sized player aids
     source: str = ""                        # the file's text, for the render cache key
     env: Any = field(default=None, repr=False)
 
@@ -106,7 +107,9 @@ def load_layouts(game: Game) -> Layouts:
                       _element_lists(raw.get("templates") or {}, "templates", issues),
                       _element_lists(raw.get("types") or {}, "types", issues),
                       _element_lists(raw.get("backs") or {}, "backs", issues),
-                      raw.get("back_for"), path.read_text(encoding="utf-8"))
+                      raw.get("back_for"),
+                      _element_lists(raw.get("reference") or {}, "reference", issues),
+                      path.read_text(encoding="utf-8"))
     for type_id in layouts.types:
         if type_id not in game.card_types:
             issues.add(raw["types"].line_of(type_id), f"types.{type_id}",
@@ -441,7 +444,7 @@ def _check_elements(layouts: Layouts, issues: IssueList) -> None:
                 issues.add(element.line_of("style"), f"{here}.style",
                            f"no style {element['style']!r}{did_you_mean(element['style'], layouts.styles)}")
 
-    for section in ("types", "backs"):
+    for section in ("types", "backs", "reference"):
         for name, elements in getattr(layouts, section).items():
             walk(elements, f"{section}.{name}", fields_for(section, name))
 
@@ -521,6 +524,19 @@ def layout_back(layouts: Layouts, name: str, card: Card | None = None) -> Face:
     ctx = Context(layouts, card)
     _render(layouts.backs[name], ctx, face.items, f"backs.{name}", (0.0, 0.0))
     return face
+
+
+def layout_reference(layouts: Layouts, name: str) -> Face:
+    """A card-sized player aid (layouts.yaml `reference:`), drawn from the game's tables."""
+    face = Face(f"reference: {name}", layouts.width, layouts.height, layouts.bleed, radius=layouts.radius)
+    _render(layouts.reference[name], Context(layouts, None), face.items, f"reference.{name}", (0.0, 0.0))
+    return face
+
+
+def reference_copies(game: Game) -> int:
+    """One of each aid per player."""
+    players = game.meta.get("players") or {}
+    return int(players.get("max", 2)) if isinstance(players, dict) else 2
 
 
 def _box(ctx: Context, value, where: str, offset) -> tuple[float, float, float, float]:

@@ -83,7 +83,24 @@ def prepare(game: Game, deck: Deck | None = None, with_backs: bool = True, cache
     for card, count in wanted:
         load.faces.extend([faces[card.name]] * count)
         load.backs.extend([backs[card.name]] * count)
+    if deck is None:  # the whole set also prints the card-sized player aids, one per player
+        _add_reference_cards(load, layouts, with_backs)
     return load, layouts
+
+
+def _add_reference_cards(load, layouts, with_backs: bool) -> None:
+    from cardgen.render.layout import LayoutError, layout_back, layout_reference, reference_copies
+
+    if not layouts.reference:
+        return
+    copies = reference_copies(layouts.game)
+    try:
+        back = layout_back(layouts, "default") if with_backs and "default" in layouts.backs else None
+        for name in layouts.reference:
+            load.faces.extend([layout_reference(layouts, name)] * copies)
+            load.backs.extend([back] * copies)
+    except LayoutError as exc:
+        raise ContentError([exc.issue()]) from None
 
 
 def output_stem(deck: Deck | None) -> str:
