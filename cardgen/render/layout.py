@@ -425,7 +425,8 @@ def _check_elements(layouts: Layouts, issues: IssueList) -> None:
                 hint = did_you_mean(element["use"], layouts.templates)
                 issues.add(element.line_of("use"), f"{here}.use", f"no template {element['use']!r}{hint}")
             elif kind == "use":
-                walk(layouts.templates[element["use"]], f"templates.{element['use']}", fields, depth + 1,
+                # a template may serve several card types: any field of the game may appear in it
+                walk(layouts.templates[element["use"]], f"templates.{element['use']}", all_fields, depth + 1,
                      offset)
             if kind == "group" and isinstance(element["group"], list):
                 shift = element.get("offset", [0, 0])
