@@ -6,6 +6,7 @@ for every back, in parallel on every core, skipping cards whose inputs have not 
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import os
@@ -137,6 +138,7 @@ def _run(game: Game, preset, tasks, out_dir: Path, jobs, progress, result: Rende
         if sys.platform != "win32":
             # Forked workers inherit the loaded game, layouts and fonts: no reloading per worker.
             _use(game, preset)
+            _warm(game)
             pool = multiprocessing.get_context("fork").Pool(jobs)
         else:
             pool = multiprocessing.get_context("spawn").Pool(jobs, _init_worker, (str(game.folder), preset))
@@ -171,6 +173,18 @@ def _use(game: Game, preset) -> None:
     """Make `game` the one this process (and any worker forked from it) renders."""
     _WORKER.update(game=game, layouts=_with_preset(load_layouts(game), preset),
                    dpi=PRESETS.get(preset or "tgc")["dpi"])
+
+
+def _warm(game: Game) -> None:
+    """Lay out one card of each type before forking, so fonts, glyph tables and compiled
+    expressions are loaded once and shared by every worker instead of once per worker."""
+    layouts = _WORKER["layouts"]
+    seen = set()
+    for card in game.cards.values():
+        if card.type not in seen:
+            seen.add(card.type)
+            with contextlib.suppress(LayoutError):  # reported when the worker lays it out
+                layout_face(layouts, card)
 
 
 def _init_worker(folder: str, preset) -> None:
