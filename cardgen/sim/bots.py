@@ -23,9 +23,11 @@ class RandomBot:
 
     def __init__(self, engine, rng: random.Random, player: int):
         self.rng = rng
+        self._random = rng.random
 
     def choose(self, state, actions):
-        return actions[self.rng.randrange(len(actions))] if len(actions) > 1 else actions[0]
+        # int(random() * n) is uniform over 0..n-1 and about three times cheaper than randrange
+        return actions[int(self._random() * len(actions))]
 
 
 class GreedyBot:

@@ -90,6 +90,7 @@ def play_match(engine, setups: list[Setup], seed: int, bot_names: list[str], *,
         plays = result.plays
         cap = engine.max_actions
         step = 0
+        record = log or trajectory
         while not is_over(state):
             if step >= cap:
                 conflict("turn-cap", f"still going after {cap} actions", step)
@@ -100,9 +101,9 @@ def play_match(engine, setups: list[Setup], seed: int, bot_names: list[str], *,
                 break
             player = current_player(state)
             action = choosers[player](state, actions)
-            if log:
-                moves.append((step, player, engine.describe(state, action)))
-            if trajectory or log:
+            if record:
+                if log:
+                    moves.append((step, player, engine.describe(state, action)))
                 actions_taken.append(action)
             card = card_of(state, action)
             if card is not None:
