@@ -551,6 +551,9 @@ def _box(ctx: Context, value, where: str, offset) -> tuple[float, float, float, 
     if value == "safe":
         s = layouts.safe
         return (s, s, layouts.width - 2 * s, layouts.height - 2 * s)
+    if type(value) is list and len(value) == 4 and all(type(v) in (int, float) for v in value):
+        x, y, w, h = value  # plain numbers, the common case: no expression to evaluate
+        return (x + dx, y + dy, w, h)
     value = ctx.value(value)
     if not isinstance(value, (list, tuple)) or len(value) != 4:
         raise LayoutError(ctx.card, where, f"expected [x, y, w, h] or bleed/trim/safe, got {value!r}")

@@ -114,6 +114,9 @@ class Piece:
 def _pieces(span: Span, book: FontBook, family: str, size: float) -> list[Piece]:
     """Split a span by which face draws each character (the chosen face, else the icon font)."""
     main = book.icon_face(span.bold) if span.icon else book.face(family, span.bold, span.italic)
+    advances = main.advances
+    if all(ord(c) in advances for c in span.text):   # the common case: one face draws it all
+        return [Piece(span.text, main, main.width_mm(span.text, size))]
     fallback = book.icon_face(span.bold)
     out: list[Piece] = []
     for char in span.text:
