@@ -143,6 +143,12 @@ STAT_FIELDS = ("ferocity", "survival", "lethality", "health")
 NUM_INDEX = {n: i for i, n in enumerate(NUMERALS)}
 FLAG_BITS = {n: 1 << i for i, n in enumerate(FLAGS)}
 AMPH_TOXIC = FLAG_BITS["Amphibious"] | FLAG_BITS["Toxic"]
+FL_AMPHIBIOUS, FL_TOXIC, FL_SMART, FL_SNEAKY, FL_CRITICAL, FL_ELECTRO, FL_SCHOOL = (
+    FLAG_BITS[k] for k in ("Amphibious", "Toxic", "Smart", "Sneaky", "Critical",
+                           "Electroreception", "School"))
+_ZERO12 = (0,) * 12
+_ZERO5 = (0,) * 5
+_ZERO4 = (0,) * 4
 N_HIDE, N_JUMP, N_POIS, N_CPOIS = (NUM_INDEX[k] for k in ("Hide", "Jump", "Poisonous",
                                                           "Counter Poison"))
 # Lanes of a packed card: 4 stats (biased), the numerals, the resists, flag and immune counts.
@@ -193,7 +199,8 @@ class Stats:
 
     __slots__ = ("level", "die", "fer", "surv", "leth", "hp", "armor", "counter", "pois", "cpois",
                  "stun", "fear", "hide", "jump", "ram", "regen", "shock", "bait", "smart",
-                 "sneaky", "crit", "electro", "school", "res", "imm", "cd", "flags", "key")
+                 "sneaky", "crit", "electro", "school", "res", "imm", "cd", "flags", "key",
+                 "roll", "special")
 
 
 class Fish:
@@ -227,7 +234,7 @@ class Config:
     """Per-match numbers that never change, shared (not copied) between clones."""
 
     __slots__ = ("n", "slots", "turn_exp", "wipe_bonus", "step", "skip", "chart", "cap", "bmax",
-                 "skipcost", "blev", "ilev", "icost", "iloc", "ids",
+                 "skipcost", "blev", "ilev", "icost", "iloc", "ids", "iadapt", "iname",
                  "team", "nteams", "school_battle", "multi", "ct", "seats", "variants", "total")
 
 
@@ -241,8 +248,9 @@ class AdaptState:
 def _shuffle(rng, cards):
     """Fisher-Yates on rng.random(): the same order for the same seed, faster than rng.shuffle."""
     rnd = rng.random
-    for i in range(len(cards) - 1, 0, -1):
-        j = int(rnd() * (i + 1))
+    n = len(cards)
+    # The draws do not depend on the swaps, so take them all first (the same sequence).
+    for i, j in zip(range(n - 1, 0, -1), [int(rnd() * k) for k in range(n, 1, -1)], strict=True):
         cards[i], cards[j] = cards[j], cards[i]
 
 
@@ -308,6 +316,7 @@ class AdaptEngine(Engine):
         self.has_school = [any(e[0] == "flag" and e[1] == "School" for e in fx) for fx in self.fx]
         self.adapt_action = [("adapt", n) for n in self.names]
         self.cap_list = [self.caps.get(k) or 0 for k in NUMERALS]
+        self.cap_eff = [c or 1 << 62 for c in self.cap_list]       # 0: no cap
         self.vec = self._card_vectors()
         self._stats_cache: dict = {}
         self._config_cache: dict = {}
@@ -443,10 +452,10 @@ class AdaptEngine(Engine):
         else:
             s.level, s.die = self.level[body], self.die[body]
             fer = surv = leth = hp = 0
-        num = [0] * len(NUMERALS)
+        num = None
         flags = imm = 0
-        res = [0, 0, 0, 0, 0]
-        cd = [0, 0, 0, 0]
+        res = None
+        cd = None
         vec = self.vec
         for t in key:
             if t < 0:
@@ -457,51 +466,60 @@ class AdaptEngine(Engine):
             leth += c
             hp += d
             if n:
+                if num is None:
+                    num = [0] * 12
                 for i, x in n:
                     num[i] += x
                 if r:
+                    if res is None:
+                        res = [0, 0, 0, 0, 0]
                     for i, x in r:
                         res[i] += x
                 if co:
+                    if cd is None:
+                        cd = [0, 0, 0, 0]
                     for i, x in co:
                         if x > cd[i]:
                             cd[i] = x
             flags |= fl
             imm |= im
-        if flags & AMPH_TOXIC:
-            if flags & FLAG_BITS["Amphibious"]:
-                if num[N_HIDE]:
-                    num[N_HIDE] += 1
-                if num[N_JUMP]:
-                    num[N_JUMP] += 1
-            if flags & FLAG_BITS["Toxic"]:
-                if num[N_POIS]:
-                    num[N_POIS] += self.toxic_bonus
-                if num[N_CPOIS]:
-                    num[N_CPOIS] += self.toxic_bonus
-        capv = self.cap_list
-        for i in range(len(num)):
-            x = num[i]
-            if x:
-                if x < 0:
-                    num[i] = 0
-                elif capv[i] and x > capv[i]:
-                    num[i] = capv[i]
         s.fer, s.surv, s.leth, s.hp = fer, surv, leth, hp
-        (s.armor, s.bait, s.counter, s.cpois, s.fear, s.hide, s.jump, s.pois, s.ram, s.regen,
-         s.shock, s.stun) = num
-        s.smart = 1 if flags & FLAG_BITS["Smart"] else 0
-        s.sneaky = 1 if flags & FLAG_BITS["Sneaky"] else 0
-        s.crit = bool(flags & FLAG_BITS["Critical"])
-        s.electro = bool(flags & FLAG_BITS["Electroreception"])
-        s.school = bool(flags & FLAG_BITS["School"])
+        if num is None:
+            (s.armor, s.bait, s.counter, s.cpois, s.fear, s.hide, s.jump, s.pois, s.ram, s.regen,
+             s.shock, s.stun) = _ZERO12
+        else:
+            if flags & AMPH_TOXIC:
+                if flags & FL_AMPHIBIOUS:
+                    if num[N_HIDE]:
+                        num[N_HIDE] += 1
+                    if num[N_JUMP]:
+                        num[N_JUMP] += 1
+                if flags & FL_TOXIC:
+                    if num[N_POIS]:
+                        num[N_POIS] += self.toxic_bonus
+                    if num[N_CPOIS]:
+                        num[N_CPOIS] += self.toxic_bonus
+            (s.armor, s.bait, s.counter, s.cpois, s.fear, s.hide, s.jump, s.pois, s.ram, s.regen,
+             s.shock, s.stun) = [0 if x <= 0 else (x if x <= m else m)
+                                 for x, m in zip(num, self.cap_eff, strict=True)]
+        if flags:
+            s.smart = 1 if flags & FL_SMART else 0
+            s.sneaky = 1 if flags & FL_SNEAKY else 0
+            s.crit = bool(flags & FL_CRITICAL)
+            s.electro = bool(flags & FL_ELECTRO)
+            s.school = bool(flags & FL_SCHOOL)
+        else:
+            s.smart = s.sneaky = 0
+            s.crit = s.electro = s.school = False
         if s.shock:
             imm |= IM_SHOCK          # a Fish with Shock is Immune to Shock
-        s.res = tuple(res)
+        s.res = _ZERO5 if res is None else tuple(res)
         s.imm = imm
-        s.cd = tuple(cd)
+        s.cd = _ZERO4 if cd is None else tuple(cd)
         s.flags = flags
         s.key = key
+        s.roll = s.level > 0 or fer >= self.guppy_min_fer      # can make an Attack roll
+        s.special = bool(s.hide or s.bait or s.jump)
         cache[key] = s
         return s
 
@@ -624,6 +642,8 @@ class AdaptEngine(Engine):
         cfg.icost = [self.cost[t] for t in cfg.ct]
         cfg.iloc = [self.loc[t] for t in cfg.ct]
         cfg.ids = list(range(cfg.total))
+        cfg.iadapt = [self.adapt_action[t] for t in cfg.ct]
+        cfg.iname = [self.names[t] for t in cfg.ct]
 
     def _deck_types(self, cards, variants, boxes):
         if cards is None:
@@ -821,6 +841,7 @@ class AdaptEngine(Engine):
         tgp = bl
         if pgp:
             first = len(acts)
+            iadapt = cfg.iadapt
             for c in pgp:
                 lv = ilev[c]
                 if blev[c]:
@@ -830,8 +851,11 @@ class AdaptEngine(Engine):
                         continue
                 elif lv > pmax:
                     continue
-                a = self.adapt_action[cfg.ct[c]]
-                if a not in acts[first:]:
+                a = iadapt[c]
+                if first:
+                    if a not in acts[first:]:
+                        acts.append(a)
+                elif a not in acts:
                     acts.append(a)
         others = -1
         full = len(pgp) >= self.pgp_max
@@ -844,19 +868,21 @@ class AdaptEngine(Engine):
             k = icost[c]
             if k > e:
                 continue
-            lv = ilev[c]
-            if blev[c]:
+            lv = blev[c]
+            if lv:
                 if tgp >= lv:
                     if others < 0:
                         others = 99
-                        for q, g in enumerate(st.fish):
+                        q = -1
+                        for g in st.fish:
+                            q += 1
                             if q != p and g.alive and g.s.level < others:
                                 others = g.s.level
                     if others < lv:
                         continue
                 if full and (lv > bmax or skip[lv] > e - k):
                     continue
-            elif full and lv > pmax:
+            elif full and ilev[c] > pmax:
                 continue
             acts.append(BUY[i])
         return acts
@@ -873,9 +899,11 @@ class AdaptEngine(Engine):
         team = cfg.team
         my = team[p]
         blocked = st.blocked
-        can_roll = s.level > 0 or s.fer >= self.guppy_min_fer
+        bl = s.level
+        can_roll = s.roll
         cd = f.cd
-        if not f.stun:
+        stun = f.stun
+        if not stun:
             # Baited: the Action must be an Attack on the Fish that Baited it, when one is possible.
             b = f.bait
             if b >= 0:
@@ -888,29 +916,104 @@ class AdaptEngine(Engine):
                         forced.append(RAM[b])
                     if forced:
                         return forced
-        acts = self._adapt_buy(st, p, [])
-        if f.stun:
+        # Adapt from the PGP and Buy (as _adapt_buy), noting the stream's Bodies for Wipe.
+        acts = []
+        e = st.exp[my]
+        ilev, blev = cfg.ilev, cfg.blev
+        pmax = bl + self.part_margin
+        bmax = cfg.bmax[bl]
+        skip = cfg.skipcost[bl]
+        pgp = f.pgp
+        tgp = bl
+        if pgp:
+            iadapt = cfg.iadapt
+            for c in pgp:
+                lv = ilev[c]
+                if blev[c]:
+                    if lv > tgp:
+                        tgp = lv
+                    if lv > bmax or skip[lv] > e:
+                        continue
+                elif lv > pmax:
+                    continue
+                a = iadapt[c]
+                if a not in acts:
+                    acts.append(a)
+        others = -1
+        full = len(pgp) >= self.pgp_max
+        icost = cfg.icost
+        bodies = None
+        i = -1
+        for c in st.stream:
+            i += 1
+            if c < 0:
+                continue
+            lv = blev[c]
+            if lv:
+                if bodies is None:
+                    bodies = [lv]
+                else:
+                    bodies.append(lv)
+            k = icost[c]
+            if k > e:
+                continue
+            if lv:
+                if tgp >= lv:
+                    if others < 0:
+                        others = 99
+                        q = -1
+                        for g in fish:
+                            q += 1
+                            if q != p and g.alive and g.s.level < others:
+                                others = g.s.level
+                    if others < lv:
+                        continue
+                if full and (lv > bmax or skip[lv] > e - k):
+                    continue
+            elif full and ilev[c] > pmax:
+                continue
+            acts.append(BUY[i])
+        if stun:
             return acts or [RANDOM]
         ram = s.ram and not cd[SA_RAM]
         if can_roll or ram:
-            for q, g in enumerate(fish):
+            q = -1
+            for g in fish:
+                q += 1
                 if g.alive and team[q] != my and g.jump == 0 and not (blocked >> q) & 1:
                     if can_roll:
                         acts.append(ATTACK[q])
                     if ram:
                         acts.append(RAM[q])
-        if s.hide or s.bait or s.jump:
-            e = st.exp[my]
-            if s.hide and not cd[SA_HIDE] and e >= s.level:
+        if s.special:
+            if s.hide and not cd[SA_HIDE] and e >= bl:
                 acts.append(HIDE)
             if s.bait and not cd[SA_BAIT] and e >= self.bait_cost:
                 acts.extend(BAIT[q] for q, g in enumerate(fish)
                             if g.alive and team[q] != my and g.jump == 0 and not g.s.imm & IM_BAIT)
             if s.jump and not cd[SA_JUMP]:
                 acts.extend(JUMP[1:s.jump + 1])
-        if not self._wipe_blocked(st, p):
-            acts.append(WIPE)
-        return acts or [RANDOM]
+        # Wipe, unless a Body in the stream is one another Fish could Adapt at once as a step up
+        # (and that Fish holds no Body of that Level or higher in its PGP).
+        if bodies is not None:
+            bmaxl = cfg.bmax
+            q = -1
+            for g in fish:
+                q += 1
+                if q == p or not g.alive:
+                    continue
+                gl = g.s.level
+                top = bmaxl[gl]
+                for lv in bodies:
+                    if gl < lv <= top:
+                        t2 = gl
+                        for x in g.pgp:
+                            if blev[x] > t2:
+                                t2 = blev[x]
+                        if t2 < lv:
+                            return acts or [RANDOM]
+        acts.append(WIPE)
+        return acts
 
     def _wipe_blocked(self, st, p):
         """A Body in the stream another Fish could Adapt at once as a step up, unless that Fish
@@ -957,11 +1060,21 @@ class AdaptEngine(Engine):
         p = st.turn
         if kind == "buy":
             self._buy(st, p, action[1] - 1)
+            if not st.fish[p].s.school:               # no School to send: the Turn ends
+                self._end_turn(st)
+            else:
+                self._after_action(st)
+        elif kind == "wipe":
+            self._wipe(st, p)
             self._after_action(st)
         elif kind == "adapt":
             f = st.fish[p]
             ct = st.cfg.ct
-            c = next(c for c in f.pgp if self.names[ct[c]] == action[1])
+            iname = st.cfg.iname
+            name = action[1]
+            for c in f.pgp:
+                if iname[c] == name:
+                    break
             team = st.cfg.team[p]
             extra = self._adapt_cost(st.cfg, f, ct[c], st.exp[team])
             f.pgp.remove(c)
@@ -979,9 +1092,6 @@ class AdaptEngine(Engine):
                 self._after_action(st)
         elif kind == "school":
             self._school(st, p, action[1])
-        elif kind == "wipe":
-            self._wipe(st, p)
-            self._after_action(st)
         elif kind == "hide":
             f = st.fish[p]
             st.exp[st.cfg.team[p]] -= f.s.level
@@ -1016,7 +1126,7 @@ class AdaptEngine(Engine):
             return
         p = st.turn
         f = st.fish[p]
-        if (f.alive and f.s.school and not st.attacked and not st.wiped and f.jump == 0
+        if (f.s.school and f.alive and not st.attacked and not st.wiped and f.jump == 0
                 and f.sblock != st.turnno):
             team = st.cfg.team
             if any(g.alive and team[q] != team[p] for q, g in enumerate(st.fish)):
@@ -1026,15 +1136,29 @@ class AdaptEngine(Engine):
 
     def _end_turn(self, st):
         p = st.turn
-        f = st.fish[p]
-        self._cycle(st)
+        fish = st.fish
+        f = fish[p]
+        # The stream cycles (as _cycle; its two common cases inline).
+        stream = st.stream
+        deck = st.deck
+        if st.removed:
+            if deck and stream.count(-1) == 1:
+                stream.remove(-1)
+                stream.insert(0, deck.pop())
+                st.removed = False
+            else:
+                self._cycle(st)
+        elif deck and -1 not in stream:
+            st.discard.append(stream.pop())        # nothing left this Turn: the last slot expires
+            stream.insert(0, deck.pop())
+        else:
+            self._cycle(st)
         f.stun = False
         f.bait = -1
         f.splash = False
         if st.over:
             st.phase = P_OVER
             return
-        fish = st.fish
         n = len(fish)
         q = p + 1 if p + 1 < n else 0
         while not fish[q].alive:
@@ -1058,22 +1182,75 @@ class AdaptEngine(Engine):
         return q
 
     def _next_turn(self, st, p):
+        fish = st.fish
+        cfg = st.cfg
+        stalemate = self.stalemate
+        turn_exp = cfg.turn_exp
+        multi = cfg.multi
+        school_battle = cfg.school_battle
         while True:
             st.turn = p
             st.phase = P_ACTION
-            st.removed = False
-            st.attacked = False
-            st.wiped = False
+            st.removed = st.attacked = st.wiped = False
             st.blocked = 0
             st.turnno += 1
-            st.quiet += 1
-            if st.quiet > 2 * self.stalemate and st.quiet > self.stalemate * self._alive(st):
+            quiet = st.quiet + 1
+            st.quiet = quiet
+            if quiet > 2 * stalemate and quiet > stalemate * self._alive(st):
                 # No Damage and no Adapting for that many Rounds: the sea has settled, a tie.
                 st.over = True
                 st.win = None
                 st.phase = P_OVER
                 return
-            if self._start_of_turn(st, p):
+            # The start-of-Turn steps.
+            f = fish[p]
+            s = f.s
+            f.hide = 0
+            if s.regen and f.dmg:
+                f.dmg = max(0, f.dmg - s.regen)
+                if f.fragile and f.dmg <= s.hp:
+                    f.fragile = False
+            defeated = False
+            if f.poison:
+                if s.imm & IM_POISON:
+                    f.poison = 0
+                else:
+                    d = f.poison - s.res[R_POISON]
+                    if d > 0:
+                        self._hurt(st, p, d)
+                        if not f.alive:
+                            self._check_over(st)
+                            defeated = True
+            if not defeated:
+                jumping = f.jump > 0
+                gain = turn_exp + s.smart
+                if jumping:
+                    gain -= 1
+                if multi and f.auto > 1:
+                    gain -= f.auto - 1
+                if gain > 0:
+                    exp = st.exp
+                    tm = cfg.team[p]
+                    e = exp[tm] + gain
+                    if e < self.auto_at and not school_battle:
+                        exp[tm] = e                        # nothing to trigger: the common case
+                    else:
+                        self._gain(st, p, gain)
+                cd = f.cd
+                if cd[0] or cd[1] or cd[2] or cd[3]:
+                    for i in range(4):
+                        if cd[i]:
+                            cd[i] -= 1
+                if jumping:
+                    f.jump -= 1
+                    if f.jump == 0:
+                        f.splash = True
+                        cd[SA_JUMP] = max(cd[SA_JUMP], f.jlen + 1)
+                if school_battle:
+                    tm = cfg.team[p]
+                    if st.rsdue[tm]:
+                        st.rsdue[tm] = False
+                        self._rs_roll(st, p, RES_ACTION)
                 return
             if st.over:
                 st.phase = P_OVER
@@ -1081,55 +1258,6 @@ class AdaptEngine(Engine):
             # Defeated at the start of its Turn: the Turn ends, the stream still cycles.
             self._cycle(st)
             p = self._next_alive(st, p)
-
-    def _start_of_turn(self, st, p):
-        """Start-of-Turn steps; False if the Fish was defeated by them."""
-        f = st.fish[p]
-        s = f.s
-        f.hide = 0
-        if s.regen and f.dmg:
-            f.dmg = max(0, f.dmg - s.regen)
-            if f.fragile and f.dmg <= s.hp:
-                f.fragile = False
-        if f.poison:
-            if s.imm & IM_POISON:
-                f.poison = 0
-            else:
-                d = f.poison - s.res[R_POISON]
-                if d > 0:
-                    self._hurt(st, p, d)
-                    if not f.alive:
-                        self._check_over(st)
-                        return False
-        cfg = st.cfg
-        gain = cfg.turn_exp + s.smart
-        if f.jump > 0:
-            gain -= 1
-        if cfg.multi and f.auto > 1:
-            gain -= f.auto - 1
-        if gain > 0:
-            tm = cfg.team[p]
-            e = st.exp[tm] + gain
-            if e < self.auto_at and not cfg.school_battle:
-                st.exp[tm] = e                     # nothing to trigger: the common case
-            else:
-                self._gain(st, p, gain)
-        cd = f.cd
-        if cd[0] or cd[1] or cd[2] or cd[3]:
-            for i in range(4):
-                if cd[i]:
-                    cd[i] -= 1
-        if f.jump > 0:
-            f.jump -= 1
-            if f.jump == 0:
-                f.splash = True
-                cd[SA_JUMP] = max(cd[SA_JUMP], f.jlen + 1)
-        if cfg.school_battle:
-            tm = cfg.team[p]
-            if st.rsdue[tm]:
-                st.rsdue[tm] = False
-                self._rs_roll(st, p, RES_ACTION)
-        return True
 
     def _gain(self, st, p, amount):
         f = st.fish[p]
@@ -1214,27 +1342,37 @@ class AdaptEngine(Engine):
     def _buy(self, st, p, i):
         f = st.fish[p]
         cfg = st.cfg
-        c = st.stream[i]
-        st.stream[i] = -1
+        stream = st.stream
+        c = stream[i]
+        stream[i] = -1
         st.removed = True
         tm = cfg.team[p]
-        t = cfg.ct[c]
-        st.exp[tm] -= self.cost[t]
-        extra = self._adapt_cost(cfg, f, t, st.exp[tm])
+        e = st.exp[tm] - cfg.icost[c]
+        # The extra Experience to Adapt it now (as _adapt_cost), or -1: it waits in the PGP.
+        lv = cfg.ilev[c]
+        bl = f.s.level
+        if self.is_body[cfg.ct[c]]:
+            if lv > cfg.bmax[bl]:
+                extra = -1
+            else:
+                extra = cfg.skipcost[bl][lv]
+                if extra > e:
+                    extra = -1
+        else:
+            extra = 0 if lv <= bl + self.part_margin else -1
         if extra >= 0:
-            st.exp[tm] -= extra
+            st.exp[tm] = e - extra
             self._adapt(st, p, c)
         else:
+            st.exp[tm] = e
             f.pgp.append(c)
 
     def _wipe(self, st, p):
         st.wiped = True
         st.removed = True
         stream = st.stream
-        for i, c in enumerate(stream):
-            if c >= 0:
-                st.discard.append(c)
-                stream[i] = -1
+        st.discard.extend([c for c in stream if c >= 0])
+        stream[:] = [-1] * len(stream)
         self._gain(st, p, st.cfg.wipe_bonus)
 
     def _cycle(self, st):
@@ -1308,7 +1446,13 @@ class AdaptEngine(Engine):
     def _rs_roll(self, st, p, resume):
         """Adapt by Random Selection; True if it waits for a "card of your choice"."""
         roll = self._roll(st, 100)
-        _, gain, arg = next((row for row in st.cfg.chart if roll <= row[0]), st.cfg.chart[-1])
+        chart = st.cfg.chart
+        for row in chart:
+            if roll <= row[0]:
+                break
+        else:
+            row = chart[-1]
+        _, gain, arg = row
         if gain == "experience":
             st.rslog.append((p, roll, "exp", -1, "exp"))
             self._gain(st, p, arg)
@@ -1595,12 +1739,15 @@ class AdaptEngine(Engine):
 
     def card_of(self, st, action):
         kind = action[0]
+        if kind == "buy" or kind == "choose":
+            i = action[1] - 1
+            stream = st.stream
+            if 0 <= i < len(stream):
+                c = stream[i]
+                return st.cfg.iname[c] if c >= 0 else None
+            return None
         if kind == "adapt":
             return action[1]
-        if kind in ("buy", "choose"):
-            i = action[1] - 1
-            if 0 <= i < len(st.stream):
-                return self._card_name(st, st.stream[i])
         return None
 
     def _power(self, st, q):
