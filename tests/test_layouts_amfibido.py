@@ -75,7 +75,7 @@ def test_layouts_load_with_a_layout_per_card_type_and_a_back_per_deck():
     loaded = layouts()
     assert set(loaded.types) == set(GAME.card_types) == {"fighter", "equipment", "action", "sensei"}
     assert (loaded.width, loaded.height) == (63.5, 88.9)
-    assert set(loaded.backs) == {"level-1", "level-2", "level-3", "level-4", "level-5", "sensei"}
+    assert set(loaded.backs) == {"level-1", "level-2", "level-3", "level-4", "level-5", "sensei", "default"}
     for name in loaded.backs:
         assert layout_back(loaded, name).items
 

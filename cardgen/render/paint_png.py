@@ -8,6 +8,7 @@ from collections import OrderedDict
 from functools import lru_cache
 
 from cardgen.render.display import Ellipse, Face, Line, Picture, Polygon, Rect, Run
+from cardgen.render.fonts import load_face
 
 MM_PER_INCH = 25.4
 
@@ -82,7 +83,8 @@ def _paint_items(image, items, k: float, b: float) -> None:
                 draw.rectangle(box, fill=item.fill, outline=item.stroke, width=stroke)
         elif isinstance(item, Run):
             x, y = px(item.x, item.y)
-            mask, (left, top) = _text_mask(item.font, item.size * dpi / 72, item.text)
+            width = round(load_face(item.font).width_mm(item.text, item.size) * k, 1)
+            mask, (left, top) = _text_mask(item.font, item.size * dpi / 72, item.text, width)
             # The mask's alpha times the colour's alpha: translucent text blends like shapes do.
             if item.colour[3] != 255:
                 mask = mask.point(lambda v, a=item.colour[3]: v * a // 255)
@@ -107,11 +109,13 @@ def _paint_items(image, items, k: float, b: float) -> None:
 
 
 @lru_cache(maxsize=4096)
-def _text_mask(font_path: str, px: float, text: str):
+def _text_mask(font_path: str, px: float, text: str, width: float):
     """A run's coverage mask and its offset from the baseline start, rendered once per process.
 
     Labels, stat badges and big emblem symbols repeat on card after card; FreeType rasterising
-    them again each time was most of the painting time.
+    them again each time was most of the painting time. `width` is the run's advance as laid
+    out (unhinted metrics, the same the PDF uses): hinting can make FreeType's run up to ~1%
+    wider, which would eat the space before the next run, so such a run is narrowed to fit.
     """
     from PIL import Image, ImageDraw
 
@@ -119,6 +123,11 @@ def _text_mask(font_path: str, px: float, text: str):
     left, top, right, bottom = font.getbbox(text, anchor="ls")
     mask = Image.new("L", (max(1, right - left), max(1, bottom - top)), 0)
     ImageDraw.Draw(mask).text((-left, -top), text, font=font, fill=255, anchor="ls")
+    drawn = font.getlength(text)
+    if width > 0 and drawn > width + 0.5:
+        scale = width / drawn
+        mask = mask.resize((max(1, round(mask.width * scale)), mask.height), Image.BILINEAR)
+        left = round(left * scale)
     return mask, (left, top)
 
 
