@@ -501,12 +501,7 @@ def cmd_deck_import(args) -> int:
         raise ContentError([Issue(args.file, None, None, "which game? pass --game or add a `game:` line")])
     game = load_game(game_ref)
     text = re.sub(r"(?im)^[ \t]*game[ \t]*:.*$", "", text)  # blanked, so line numbers still match
-    output = deck_yaml(parse_decklist(text, game, args.file))
-    if args.output:
-        _write_new_file(args.output, output)
-        print(f"wrote {display_path(args.output)}", file=sys.stderr)
-    else:
-        print(output, end="")
+    _emit(deck_yaml(parse_decklist(text, game, args.file)), args.output)
     return 0
 
 
@@ -514,13 +509,17 @@ def cmd_deck_export(args) -> int:
     from cardgen.decklist import format_decklist
     from cardgen.model import load_deck
 
-    text = format_decklist(load_deck(args.deck))
-    if args.output:
-        _write_new_file(args.output, text)
-        print(f"wrote {display_path(args.output)}", file=sys.stderr)
+    _emit(format_decklist(load_deck(args.deck)), args.output)
+    return 0
+
+
+def _emit(text: str, output: Path | None) -> None:
+    """Print the text, or write it to a new file (never replacing one)."""
+    if output:
+        _write_new_file(output, text)
+        print(f"wrote {display_path(output)}", file=sys.stderr)
     else:
         print(text, end="")
-    return 0
 
 
 def cmd_new(args) -> int:

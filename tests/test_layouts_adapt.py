@@ -8,9 +8,10 @@ from functools import cache
 import pytest
 
 from cardgen.model import load_game
-from cardgen.render.display import Polygon, Rect, Run
+from cardgen.render.display import Polygon, Rect
 from cardgen.render.fonts import load_face
 from cardgen.render.layout import back_name, layout_back, layout_face, load_layouts
+from tests.layout_support import alone, cards_of, plain, runs, squashed
 
 STATS = ("ferocity", "survival", "lethality", "health")
 WAVE = "≋"
@@ -32,30 +33,6 @@ def layouts(game):
 @pytest.fixture(scope="module")
 def faces(game, layouts):
     return {name: layout_face(layouts, card) for name, card in game.cards.items()}
-
-
-def runs(face) -> list[Run]:
-    return [item for item in face.items if isinstance(item, Run)]
-
-
-def squashed(face) -> str:
-    """All text of a face in drawing order, without spaces (runs split words at bold keywords)."""
-    return re.sub(r"\s+", "", "".join(r.text for r in runs(face)))
-
-
-def plain(text: str, game) -> str:
-    for name, symbol in game.icons.items():
-        text = text.replace("{" + name + "}", symbol)
-    return re.sub(r"\s+", "", text.replace("**", ""))
-
-
-def alone(face, text: str) -> bool:
-    """True when some run draws exactly this text (a stat in its own badge, a label)."""
-    return any(r.text.strip() == text for r in runs(face))
-
-
-def cards_of(game, card_type):
-    return [c for c in game.cards.values() if c.type == card_type]
 
 
 def gold_waves(face, layouts) -> int:

@@ -2,15 +2,15 @@
 
 from __future__ import annotations
 
-import re
 from functools import cache
 
 import pytest
 
 from cardgen.model import load_game
-from cardgen.render.display import Rect, Run
+from cardgen.render.display import Rect
 from cardgen.render.fonts import load_face
 from cardgen.render.layout import layout_back, layout_face, load_layouts
+from tests.layout_support import alone, cards_of, plain, runs, squashed
 
 ELEMENT_ICONS = {"Dark": "☾", "Light": "☀", "Fire": "▲", "ELW": "♣", "Magic": "✦", "Weapon": "⚔",
                  "Tech": "⬢", "Tank": "■", "Assassin": "♠", "Specialty": "◆"}
@@ -31,33 +31,9 @@ def faces(game, layouts):
     return {name: layout_face(layouts, card) for name, card in game.cards.items()}
 
 
-def runs(face) -> list[Run]:
-    return [item for item in face.items if isinstance(item, Run)]
-
-
-def squashed(face) -> str:
-    """All text of a face in drawing order, without spaces (runs split words at bold keywords)."""
-    return re.sub(r"\s+", "", "".join(r.text for r in runs(face)))
-
-
-def plain(text: str, game) -> str:
-    for name, symbol in game.icons.items():
-        text = text.replace("{" + name + "}", symbol)
-    return re.sub(r"\s+", "", text.replace("**", ""))
-
-
-def alone(face, text: str) -> bool:
-    """True when some run draws exactly this text (a stat in its own badge, a label)."""
-    return any(r.text.strip() == text for r in runs(face))
-
-
 def stars(face) -> int:
     """Stars in the top-right rating (rules text may mention {star} too, lower down)."""
     return sum(r.text == "★" and r.y < 30 for r in runs(face))
-
-
-def cards_of(game, card_type):
-    return [c for c in game.cards.values() if c.type == card_type]
 
 
 def test_layouts_load_with_every_type_and_a_back(game, layouts):

@@ -99,20 +99,15 @@ def render_game(game: Game, out_root: Path, *, only: list[str] | None = None, pr
         tasks.append(("card", card.name, None, key))
     backs = sorted({back_name(layouts, c) for c in game.cards.values()} | (
         {"default"} if "default" in layouts.backs else set()))
-    for name in backs:
-        key = cache_key(layouts, None, f"back:{name}")
-        path = out_dir / "backs" / f"{slug(name)}.png"
-        if cache.get(f"back:{path.name}") == key and path.is_file():
+    others = [("back", "backs", name) for name in backs]
+    others += [("reference", "reference", name) for name in (layouts.reference if not only else ())]
+    for kind, folder, name in others:
+        key = cache_key(layouts, None, f"{kind}:{name}")
+        path = out_dir / folder / f"{slug(name)}.png"
+        if cache.get(f"{kind}:{path.name}") == key and path.is_file():
             result.skipped += 1
             continue
-        tasks.append(("back", name, name, key))
-    for name in layouts.reference if not only else ():
-        key = cache_key(layouts, None, f"reference:{name}")
-        path = out_dir / "reference" / f"{slug(name)}.png"
-        if cache.get(f"reference:{path.name}") == key and path.is_file():
-            result.skipped += 1
-            continue
-        tasks.append(("reference", name, name, key))
+        tasks.append((kind, name, name, key))
     done = _run(game, preset, tasks, out_dir, jobs, progress, result)
     for kind, _name, key, path in done:
         cache[path.name if kind == "card" else f"{kind}:{path.name}"] = key
