@@ -66,6 +66,7 @@ Scenario forms (YAML). Players are `A` (player 0) and `B` (player 1); slots are 
 from __future__ import annotations
 
 import random
+from pathlib import Path
 
 from cardgen.engines.amiibart_parts.grammar import (
     BLOCK,
@@ -123,6 +124,7 @@ from cardgen.engines.amiibart_parts.grammar import (
     K_TARGET,
     KW_BITS,
     LIFESTEAL,
+    OPP,
     SELF_EVENTS,
     SWIFT,
     VOID,
@@ -216,13 +218,15 @@ class Fighter:
 class Player:
     __slots__ = ("hand", "deck", "total", "discard", "void", "slots", "hazards", "stage", "powers",
                  "on", "used", "tokens", "energy", "played", "stall", "acted", "empty", "turns",
-                 "disc", "nh", "pg", "pev", "dd")
+                 "disc", "nh", "pg", "pev", "dd", "apw", "dk", "dnf", "lsup", "hk", "nm")
 
     def copy(self):
         q = Player.__new__(Player)
         q.hand = self.hand[:]
         q.deck, q.total, q.powers, q.nh, q.pg, q.pev, q.dd = (
             self.deck, self.total, self.powers, self.nh, self.pg, self.pev, self.dd)
+        q.apw, q.dk, q.dnf, q.lsup, q.hk, q.nm = (self.apw, self.dk, self.dnf, self.lsup, self.hk,
+                                                  self.nm)
         q.discard = self.discard[:]
         q.void = self.void[:]
         q.slots = [None if f is None else f.copy() for f in self.slots]
@@ -278,8 +282,7 @@ class AmiibartEngine(Engine):
         n = len(self.ci)
         masks = range(32)
 
-        def slots_of(m):
-            return [i for i in range(5) if m & (1 << i)]
+        slots_of = _SLOTS_OF.__getitem__
 
         self._playm = [[tuple((1, c, i) for i in slots_of(m)) for m in masks] for c in range(n)]
         self._cast0 = [(2, c, -1, -1) for c in range(n)]
@@ -290,6 +293,53 @@ class AmiibartEngine(Engine):
         self._atkm = [[tuple((4, i, ai, t) for t in slots_of(m)) for m in masks] + [(4, i, ai, -1)]
                       for i in range(5) for ai in range(3)]
         self.fighter_grants = any(ci.grant for ci in self.ci if ci.type in (T_FIGHTER, T_TOKEN))
+        # legal_actions' kind of each card in hand: 0 fighter, 1 Hazard, 2 untargeted spell,
+        # 3 spell returning from the discard pile, 4/5 spell with one plain friendly/opposing
+        # target, 6 other targeted spell, 7 Stage, 8 nothing to play
+        lk = []
+        for c, ci in enumerate(self.ci):
+            t = ci.type
+            if t == T_FIGHTER:
+                lk.append(0)
+            elif t == T_STAGE:
+                lk.append(7)
+            elif t == T_SPELL:
+                tsel = self.TS[c]
+                if tsel is None:
+                    lk.append(1)
+                elif not tsel:
+                    lk.append(2 if self.RD[c] is None else 3)
+                elif len(tsel) == 1 and not (tsel[0].flags or tsel[0].elem):
+                    lk.append(4 if tsel[0].side == FRIEND else 5)
+                else:
+                    lk.append(6)
+            else:
+                lk.append(8)
+        self._lk = lk
+        self._pos = [[[side * 5 + i for i in slots_of(m)] for m in masks] for side in (0, 1)]
+        self._pwcache = {}
+        self._pcache = {}
+        # The cards each card's texts name (a summoned token, an Update...): with the decks,
+        # all the cards that can ever come into play in a match (see _finish_lsup).
+        self._refs = []
+        for ci in self.ci:
+            named = set()
+
+            def walk(x, named=named):
+                if isinstance(x, str):
+                    if x in self.ids:
+                        named.add(self.ids[x])
+                elif isinstance(x, (tuple, list)):
+                    for y in x:
+                        walk(y)
+                elif isinstance(x, Program):
+                    walk(x.effs)
+
+            walk([ci.body, ci.forge, ci.would_die, ci.statics,
+                  [t[2] for ts in ci.trig.values() for t in ts],
+                  [(a.step3, a.step5, a.step7) for a in ci.attacks]])
+            self._refs.append(frozenset(named))
+        self._ttab = {}
         self.aura_cards = frozenset(ci.id for ci in self.ci if ci.aura)
         self.disc_cards = frozenset(ci.id for ci in self.ci if ci.spell_disc)
 
@@ -410,11 +460,13 @@ class AmiibartEngine(Engine):
         if not decks:
             decks = sorted((self.game.folder / "decks").glob("*.yaml"))
         specs = []
+        # Decks of this game reuse the loaded game instead of reading its folder again.
+        games = {Path(self.game.folder).resolve(): self.game}
         for d in decks:
             if isinstance(d, dict):
                 specs.append(d)
                 continue
-            deck = d if hasattr(d, "entries") else load_deck(d)
+            deck = d if hasattr(d, "entries") else load_deck(d, games)
             cards = {}
             for e in deck.entries:
                 if e.card is not None and isinstance(e.count, int) and e.count > 0:
@@ -433,11 +485,32 @@ class AmiibartEngine(Engine):
         return out
 
     def _new_player(self, hand_counts: dict, powers) -> Player:
+        key = (tuple(hand_counts.items()), tuple(powers))
+        t = self._pcache.get(key)
+        if t is None:
+            t = self._pcache[key] = self._make_player(hand_counts, powers)
+        pl = Player.__new__(Player)
+        (hand, pl.deck, pl.dk, pl.dnf, pl.total, pl.powers, pl.nh, pl.pg, pl.dd, pl.pev,
+         pl.apw, pl.lsup, pl.nm) = t
+        pl.hand = hand[:]
+        pl.hk = None
+        pl.discard, pl.void = [], []
+        pl.slots = [None] * self.nslots
+        pl.hazards = []
+        pl.stage = -1
+        pl.on = pl.used = False
+        pl.tokens = pl.energy = pl.played = pl.stall = pl.turns = pl.disc = 0
+        pl.acted = pl.empty = False
+        return pl
+
+    def _make_player(self, hand_counts: dict, powers):
         pl = Player.__new__(Player)
         pl.hand = [0] * len(self.names)
         for name, n in hand_counts.items():
             pl.hand[self.ids[name]] += n
         pl.deck = tuple(sorted(self.ids[n] for n in hand_counts))
+        pl.dk = tuple((c, self._lk[c]) for c in pl.deck)
+        pl.dnf = tuple(x for x in pl.dk if x[1])
         pl.total = sum(hand_counts.values())
         pl.discard, pl.void = [], []
         pl.slots = [None] * self.nslots
@@ -448,12 +521,41 @@ class AmiibartEngine(Engine):
         pl.pg = any(c in self.grant_cards for c in pl.powers)
         pl.dd = any(c in self.disc_cards for c in pl.deck + pl.powers)
         pl.pev = 0
+        pl.apw = self._power_entries(pl.powers)
         for c in pl.powers:
             pl.pev |= self.ci[c].evs
-        pl.on = pl.used = False
-        pl.tokens = pl.energy = pl.played = pl.stall = pl.turns = pl.disc = 0
-        pl.acted = pl.empty = False
-        return pl
+        return (pl.hand, pl.deck, pl.dk, pl.dnf, pl.total, pl.powers, pl.nh, pl.pg, pl.dd, pl.pev,
+                pl.apw, self._listen_sup(pl.deck, pl.powers), self._closure(pl.deck + pl.powers))
+
+    def _listen_sup(self, deck, powers):
+        """The events these cards listen to (_finish_lsup adds the cards they name)."""
+        m = 0
+        for c in deck:
+            m |= self.EVS[c]
+        for c in powers:
+            m |= self.EVS[c]
+        return m
+
+    def _closure(self, cards):
+        """Every card the texts of these cards name, and those cards' texts name, and so on."""
+        seen = set()
+        todo = list(cards)
+        while todo:
+            for r in self._refs[todo.pop()]:
+                if r not in seen:
+                    seen.add(r)
+                    todo.append(r)
+        return frozenset(seen)
+
+    def _finish_lsup(self, s):
+        """pl.lsup: a superset of every _listen(pl) of the match (either side's cards may put
+        a card they name into pl's slots)."""
+        extra = 0
+        EVS = self.EVS
+        for c in s.p[0].nm | s.p[1].nm:
+            extra |= EVS[c]
+        for pl in s.p:
+            pl.lsup |= extra
 
     def _blank(self, rng) -> State:
         s = State.__new__(State)
@@ -469,6 +571,7 @@ class AmiibartEngine(Engine):
         s = self._blank(rng)
         decks = setup.options["decks"]
         s.p = [self._new_player(d["cards"], d["powers"]) for d in decks]
+        self._finish_lsup(s)
         s.first = s.cur = rng.getrandbits(1)       # the coin flip
         self._start_turn(s, s.cur)
         self._run(s)
@@ -512,24 +615,28 @@ class AmiibartEngine(Engine):
         if s.over:
             s.legal = []
             return s.legal
-        if s.pending is not None:
-            s.legal = [(9, o) for o in s.pending[1]]
+        pend = s.pending
+        if pend is not None:
+            s.legal = [(9, o) for o in pend[1]]
             return s.legal
         p = s.cur
-        pl = s.p[p]
-        T = self.T
+        P = s.p
+        pl = P[p]
         hand = pl.hand
         slots = pl.slots
-        emask = 0
-        for i in _R5:
-            if slots[i] is None:
-                emask |= _BIT[i]
+        emask = ((slots[0] is None) | ((slots[1] is None) << 1) | ((slots[2] is None) << 2)
+                 | ((slots[3] is None) << 3) | ((slots[4] is None) << 4))
         PLAY = self._playm
+        hk = pl.hk
+        if hk is None:
+            # (cards in hand, those of them that are no fighter), until one runs out or comes back
+            hk = pl.hk = (tuple(x for x in pl.dk if hand[x[0]]),
+                          tuple(x for x in pl.dnf if hand[x[0]]))
         if pl.turns == 1:
             acts = []
             if emask:
-                for c in pl.deck:
-                    if hand[c] and T[c] == T_FIGHTER:
+                for c, k in hk[0]:
+                    if k == 0:
                         acts += PLAY[c][emask]
             s.legal = acts or [END]
             return s.legal
@@ -537,57 +644,59 @@ class AmiibartEngine(Engine):
         e = pl.energy
         canplay = emask and pl.played < self.per_turn and e >= self.fighter_cost
         disc = -1
-        opp = s.p[1 - p]
+        opp = P[1 - p]
         oslots = opp.slots
-        tmask = 0
-        for i in _R5:
-            if oslots[i] is not None:
-                tmask |= _BIT[i]
+        tmask = ((oslots[0] is not None) | ((oslots[1] is not None) << 1)
+                 | ((oslots[2] is not None) << 2) | ((oslots[3] is not None) << 3)
+                 | ((oslots[4] is not None) << 4))
         masks = None
         EN = self.EN
-        for c in pl.deck:
-            if not hand[c]:
-                continue
-            t = T[c]
-            if t == T_FIGHTER:
+        for c, k in hk[0 if canplay else 1]:
+            if k == 0:
                 if canplay:
                     acts += PLAY[c][emask]
-            elif t == T_SPELL:
+            elif k == 7:
+                if EN[c] <= e:
+                    acts.append(self._stage[c])
+            elif k < 7:
                 if disc < 0:
-                    disc = self._spell_disc(pl)
+                    disc = self._spell_disc(pl) if pl.dd else pl.disc
                 if EN[c] - disc > e:
                     continue
-                tsel = self.TS[c]
-                if tsel is None:                     # a Hazard
+                if k == 5:
+                    acts += self._castm[c][1 - p][tmask]
+                elif k == 4:
+                    acts += self._castm[c][p][31 ^ emask]
+                elif k == 2:
+                    acts.append(self._cast0[c])
+                elif k == 1:
                     if c not in pl.hazards:
                         acts.append(self._cast0[c])
-                    continue
-                if not tsel:
-                    eff = self.RD[c]
-                    if eff is None or self._discard_opts(pl, eff):
+                elif k == 3:
+                    if self._discard_opts(pl, self.RD[c]):
                         acts.append(self._cast0[c])
-                    continue
-                sel = tsel[0]
-                if len(tsel) == 1 and not (sel.flags or sel.elem):
-                    acts += self._castm[c][p if sel.side == FRIEND else 1 - p][
-                        (31 ^ emask) if sel.side == FRIEND else tmask]
-                    continue
-                if masks is None:
-                    masks = self._plain(p, emask, tmask)
-                self._targeted(s, p, (2, c), tsel, acts, masks)
-            elif t == T_STAGE and EN[c] <= e:
-                acts.append(self._stage[c])
-        if not pl.used and pl.on:
-            for i, pw in enumerate(pl.powers):
-                info = self.ci[pw]
-                if info.active and info.energy <= e:
-                    body = info.body
-                    if body.effs and body.effs[0][0] == "ret_discard" and not self._discard_opts(
-                            pl, body.effs[0]):
-                        continue
+                else:
                     if masks is None:
-                        masks = self._plain(p, emask, tmask)
-                    self._targeted(s, p, (3, i), body.tsel, acts, masks)
+                        POS = self._pos
+                        masks = (POS[p][31 ^ emask], POS[1 - p][tmask])
+                    self._targeted(s, p, (2, c), self.TS[c], acts, masks)
+        if not pl.used and pl.on:
+            for _i, energy, rd, mode, data in pl.apw:
+                if energy > e:
+                    continue
+                if rd is not None and not self._discard_opts(pl, rd):
+                    continue
+                if mode == 0:
+                    acts.append(data)
+                elif mode == 1:
+                    acts += data[p][31 ^ emask]
+                elif mode == 2:
+                    acts += data[1 - p][tmask]
+                else:
+                    if masks is None:
+                        POS = self._pos
+                        masks = (POS[p][31 ^ emask], POS[1 - p][tmask])
+                    self._targeted(s, p, data[0], data[1], acts, masks)
         if not tmask:
             s.legal = acts
             return acts
@@ -595,45 +704,90 @@ class AmiibartEngine(Engine):
         ci = self.ci
         swift = 0
         ATK = self._atkm
+        gc = self.grant_cards
         for i in _R5:
             f = slots[i]
             if f is None or f.done or f.noatk:
                 continue
             if f.fresh:
                 if swift == 0:
-                    swift = self._grant_bits(pl)
+                    swift = (self._grant_bits(pl) if gc and (
+                        self.fighter_grants or pl.stage in gc or (pl.on and pl.pg)) else None)
                 k = f.kw | f.tkw | f.nkw
                 if swift:
                     k |= swift.get(f.elem, 0)
                 if not k & SWIFT:
                     continue
             if bmask < 0:
-                g = self._grant_bits(opp) if self.grant_cards else None
+                g = (self._grant_bits(opp) if gc and (
+                    self.fighter_grants or opp.stage in gc or (opp.on and opp.pg)) else None)
                 bmask = 0
-                for j in _R5:
-                    h = oslots[j]
-                    if h is not None and ((h.kw | h.tkw | h.nkw) & BLOCK or
-                                          (g and g.get(h.elem, 0) & BLOCK)):
-                        bmask |= _BIT[j]
+                if g:
+                    for j in _R5:
+                        h = oslots[j]
+                        if h is not None and ((h.kw | h.tkw | h.nkw) & BLOCK or
+                                              g.get(h.elem, 0) & BLOCK):
+                            bmask |= _BIT[j]
+                else:
+                    h0, h1, h2, h3, h4 = oslots
+                    if h0 is not None and (h0.kw | h0.tkw | h0.nkw) & BLOCK:
+                        bmask = 1
+                    if h1 is not None and (h1.kw | h1.tkw | h1.nkw) & BLOCK:
+                        bmask |= 2
+                    if h2 is not None and (h2.kw | h2.tkw | h2.nkw) & BLOCK:
+                        bmask |= 4
+                    if h3 is not None and (h3.kw | h3.tkw | h3.nkw) & BLOCK:
+                        bmask |= 8
+                    if h4 is not None and (h4.kw | h4.tkw | h4.nkw) & BLOCK:
+                        bmask |= 16
             info = ci[f.card]
             ign = f.ign or (info.ign and not f.bound)
             tl = tmask if (ign or not bmask) else bmask
             acts += ATK[i * 3][tl]
-            for ai, atk in enumerate(info.attacks, 1):
-                if atk.energy > e:
-                    continue
-                row = ATK[i * 3 + ai]
-                if not atk.targeted:
-                    acts.append(row[32])
-                    continue
-                al = tmask if (ign or atk.ignore_block or not bmask) else bmask
-                mh = atk.max_hp
-                if mh:
-                    acts += [a for a in row[al] if oslots[a[3]].hp <= mh]
-                else:
-                    acts += row[al]
+            if info.attacks:
+                for ai, atk in enumerate(info.attacks, 1):
+                    if atk.energy > e:
+                        continue
+                    row = ATK[i * 3 + ai]
+                    if not atk.targeted:
+                        acts.append(row[32])
+                        continue
+                    al = tmask if (ign or atk.ignore_block or not bmask) else bmask
+                    mh = atk.max_hp
+                    if mh:
+                        acts += [a for a in row[al] if oslots[a[3]].hp <= mh]
+                    else:
+                        acts += row[al]
         s.legal = acts
         return acts
+
+    def _power_entries(self, powers):
+        """Per Active Power of a player: (index, energy, discard check, mode, actions)."""
+        key = tuple(powers)
+        out = self._pwcache.get(key)
+        if out is not None:
+            return out
+        out = []
+        for i, pw in enumerate(powers):
+            info = self.ci[pw]
+            if not info.active:
+                continue
+            body = info.body
+            rd = body.effs[0] if body.effs and body.effs[0][0] == "ret_discard" else None
+            tsel = body.tsel
+            if not tsel:
+                out.append((i, info.energy, rd, 0, (3, i, -1, -1)))
+                continue
+            sel = tsel[0]
+            if len(tsel) == 1 and not (sel.flags or sel.elem) and sel.side in (FRIEND, OPP):
+                table = [[tuple((3, i, side * 5 + j, -1) for j in range(5) if m & (1 << j))
+                          for m in range(32)] for side in (0, 1)]
+                out.append((i, info.energy, rd, 1 if sel.side == FRIEND else 2, table))
+                continue
+            out.append((i, info.energy, rd, 3, ((3, i), tsel)))
+        out = tuple(out)
+        self._pwcache[key] = out
+        return out
 
     def _plain(self, p, emask, tmask):
         """Fighter positions of each side (for targets without a filter), by FRIEND / OPP."""
@@ -649,13 +803,20 @@ class AmiibartEngine(Engine):
         c1 = plain[sel.side] if not (sel.flags or sel.elem) else self._cands(s, p, sel, None)
         if not c1:
             return
+        tab = self._ttab.get(head)
+        if tab is None:
+            tab = self._ttab[head] = [[head + (t, u) for u in range(-1, 10)] for t in range(10)]
         if len(tsel) == 1:
-            acts += [head + (t, -1) for t in c1]
+            acts += [tab[t][0] for t in c1]
             return
         sel = tsel[1]
-        c2 = (plain[sel.side] if not (sel.flags or sel.elem) else
-              self._cands(s, p, sel, None)) or [-1]
-        acts += [head + (t, u) for t in c1 for u in c2]
+        c2 = plain[sel.side] if not (sel.flags or sel.elem) else self._cands(s, p, sel, None)
+        if c2:
+            for t in c1:
+                row = tab[t]
+                acts += [row[u + 1] for u in c2]
+        else:
+            acts += [tab[t][0] for t in c1]
 
     def apply(self, s, a):
         legal = s.legal if s.legal is not None else self.legal_actions(s)
@@ -687,6 +848,8 @@ class AmiibartEngine(Engine):
     def _play_fighter(self, s, p, pl, c, slot):
         info = self.ci[c]
         pl.hand[c] -= 1
+        if not pl.hand[c]:
+            pl.hk = None
         pl.nh -= 1
         if pl.turns > 1:
             pl.energy -= self.fighter_cost
@@ -714,10 +877,12 @@ class AmiibartEngine(Engine):
 
     def _cast(self, s, p, pl, c, t1, t2):
         info = self.ci[c]
-        cost = info.energy - self._spell_disc(pl)
+        cost = info.energy - (self._spell_disc(pl) if pl.dd else pl.disc)
         pl.disc = 0
         pl.energy -= max(0, cost)
         pl.hand[c] -= 1
+        if not pl.hand[c]:
+            pl.hk = None
         pl.nh -= 1
         pl.acted = True
         q = s.queue
@@ -734,7 +899,7 @@ class AmiibartEngine(Engine):
             pl.hazards.append(c)
         else:
             self._to_discard(pl, c)
-            tg = tuple(_ref(s, t) for t in (t1, t2)[:len(info.body.tsel)])
+            tg = _refs(s, len(info.body.tsel), t1, t2)
             if info.body.effs and info.body.effs[0][0] == "forge":
                 q.append((J_FORGE, p, c, None, self._forge_count(s, p), 0))
             else:
@@ -755,13 +920,15 @@ class AmiibartEngine(Engine):
                     return
         if s.flag:
             return
-        tg = tuple(_ref(s, t) for t in (t1, t2)[:len(info.body.tsel)])
+        tg = _refs(s, len(info.body.tsel), t1, t2)
         s.queue.append((J_FX, p, info.body, 0, None, None, tg))
         s.queue.extend(self._source_jobs(s, opp, EV_OPP_POWER, None, None))
 
     def _play_stage(self, s, p, pl, c):
         pl.energy -= self.ci[c].energy
         pl.hand[c] -= 1
+        if not pl.hand[c]:
+            pl.hk = None
         pl.nh -= 1
         pl.acted = True
         if pl.stage >= 0:
@@ -799,6 +966,8 @@ class AmiibartEngine(Engine):
             if EVS[h] & _ATK_EVS:
                 return False
         for pl in s.p:
+            if not pl.lsup & _ATK_EVS:
+                continue
             if pl.on and pl.pev & _ATK_EVS:
                 return False
             if pl.stage >= 0 and EVS[pl.stage] & _ATK_EVS:
@@ -822,8 +991,9 @@ class AmiibartEngine(Engine):
                 elif k == J_PLAYED:
                     self._played_event(s, job[1], job[2], job[3])
                 elif k == J_CAST:
-                    if (self._listen(s.p[job[1]]) & _BIT_YOU_CAST
-                            or self._listen(s.p[1 - job[1]]) & _BIT_OPP_CAST):
+                    pj, po = s.p[job[1]], s.p[1 - job[1]]
+                    if ((pj.lsup & _BIT_YOU_CAST and self._listen(pj) & _BIT_YOU_CAST)
+                            or (po.lsup & _BIT_OPP_CAST and self._listen(po) & _BIT_OPP_CAST)):
                         jobs = self._source_jobs(s, job[1], EV_YOU_CAST, None, None)
                         jobs += self._source_jobs(s, 1 - job[1], EV_OPP_CAST, None, None)
                         if jobs:
@@ -850,7 +1020,9 @@ class AmiibartEngine(Engine):
             if s.pending is not None:
                 return
             # the queue is empty: state checks, then the turn machinery
-            if self._lose_checks(s):
+            p0, p1 = s.p
+            if ((not p0.nh and p0.turns and not any(p0.slots))
+                    or (not p1.nh and p1.turns and not any(p1.slots))) and self._lose_checks(s):
                 continue
             if s.ending:
                 s.ending = False
@@ -871,7 +1043,8 @@ class AmiibartEngine(Engine):
     def _can_open(self, pl):
         if None not in pl.slots:
             return False
-        return any(pl.hand[c] and self.ci[c].type == T_FIGHTER for c in pl.deck)
+        hand = pl.hand
+        return any(hand[c] for c, k in pl.dk if not k)
 
     def _lose_checks(self, s):
         """A player with no cards left to play and no fighter in play loses."""
@@ -1024,6 +1197,8 @@ class AmiibartEngine(Engine):
     def _source_jobs(self, s, p, ev, evref, subject, exclude_uid=-1):
         pl = s.p[p]
         bit = 1 << ev
+        if not pl.lsup & bit:
+            return []
         EVS = self.EVS
         jobs = []
         if pl.on and pl.pev & bit:
@@ -1059,9 +1234,9 @@ class AmiibartEngine(Engine):
                         and s.cur != o):
                     jobs += self._hazard_jobs(s, o, h, ref)
         if subject is not None:
-            if self._listen(s.p[p]) & _BIT_YOU_PLAY:
+            if s.p[p].lsup & _BIT_YOU_PLAY and self._listen(s.p[p]) & _BIT_YOU_PLAY:
                 jobs += self._source_jobs(s, p, EV_YOU_PLAY, ref, subject, f.uid)
-            lo = self._listen(s.p[o])
+            lo = self._listen(s.p[o]) if s.p[o].lsup & _BITS_OPP_PLAY else 0
             if lo & _BITS_OPP_PLAY:
                 jobs += self._source_jobs(s, o, EV_OPP_PLAY, ref, subject)
                 jobs += self._source_jobs(s, o, EV_OPP_PLAY_AFTER, ref, subject)
@@ -1093,6 +1268,8 @@ class AmiibartEngine(Engine):
         if k == 1:
             bit = (1 << EV_ATTACKS) | (1 << EV_FRIEND_ATTACKS)
             pl = s.p[ap]
+            if not pl.lsup & bit:
+                return
             for c in self._passive_sources(pl):
                 if ci[c].evs & bit and EV_FRIEND_ATTACKS in ci[c].trig:
                     for _, _, prog in ci[c].trig[EV_FRIEND_ATTACKS]:
@@ -1134,13 +1311,15 @@ class AmiibartEngine(Engine):
                         if (ev == EV_OPP_ATTACKS_BLOCK and a[4]) or ev == EV_FRIEND_AFTER_ATTACKED:
                             jobs += self._hazard_jobs(s, d, h, aref)
                 pl = s.p[d]
-                for c in self._passive_sources(pl):
+                if not pl.lsup & _STEP6_EVS:
+                    pl = None
+                for c in self._passive_sources(pl) if pl is not None else ():
                     for ev in (EV_FRIEND_AFTER_ATTACKED, EV_OPP_ATTACKS_BLOCK):
                         if ev == EV_OPP_ATTACKS_BLOCK and not a[4]:
                             continue
                         for _, _, prog in ci[c].trig.get(ev, ()):
                             jobs.append((J_FX, d, prog, 0, None, aref, ()))
-                for i, f in enumerate(pl.slots):
+                for i, f in enumerate(pl.slots) if pl is not None else ():
                     if f is None or f.bound or not ci[f.card].evs:
                         continue
                     src = (d, i, f.uid)
@@ -1154,10 +1333,11 @@ class AmiibartEngine(Engine):
                             jobs.append((J_FX, d, prog, 0, src, aref, ()))
         elif k == 7:
             pl = s.p[ap]
-            for c in self._passive_sources(pl):
+            quiet = not pl.lsup & _STEP7_EVS
+            for c in self._passive_sources(pl) if not quiet else ():
                 for _, _, prog in ci[c].trig.get(EV_FRIEND_AFTER_ATTACKS, ()):
                     jobs.append((J_FX, ap, prog, 0, None, aref, ()))
-            for i, f in enumerate(pl.slots):
+            for i, f in enumerate(pl.slots) if not quiet else ():
                 if f is None or f.bound or not ci[f.card].evs:
                     continue
                 ev = EV_AFTER_ATTACKS if f.uid == aref[2] else EV_FRIEND_AFTER_ATTACKS
@@ -1183,10 +1363,11 @@ class AmiibartEngine(Engine):
             dt = self._atk(pd, T)
             hit_t = self._damage(s, d, a[2][1], T, da, True)
             hit_a = self._damage(s, ap, a[0][1], A, dt, True)
-            if self._kw(pa, A) & INSTAKILL:
+            ka = self._kw(pa, A)
+            if ka & INSTAKILL:
                 T.doomed = True
                 s.dirty = True
-            if hit_t and self._kw(pa, A) & LIFESTEAL:
+            if hit_t and ka & LIFESTEAL:
                 self._heal(s, ap, A, hit_t)
             if hit_a and self._kw(pd, T) & LIFESTEAL:
                 self._heal(s, d, T, hit_a)
@@ -1348,7 +1529,10 @@ class AmiibartEngine(Engine):
         if not deaths:
             return
         q = s.queue
-        listen = (self._listen(s.p[0]), self._listen(s.p[1]))
+        if (s.p[0].lsup | s.p[1].lsup) & _BITS_DEATH:
+            listen = (self._listen(s.p[0]), self._listen(s.p[1]))
+        else:
+            listen = (0, 0)
         for p, _i, f in deaths:
             o = 1 - p
             subject = (f.elem, f.token)
@@ -1428,15 +1612,20 @@ class AmiibartEngine(Engine):
         """Fighter positions (player * 5 + slot) a target selector may choose."""
         side = ctl if sel.side == FRIEND else 1 - ctl
         pl = s.p[side]
-        out = []
+        slots = pl.slots
+        base = side * 5
         fl = sel.flags
-        for i in range(5):
-            f = pl.slots[i]
-            if f is None:
-                continue
-            if (fl or sel.elem) and not self._sel_ok(pl, f, sel, src, side, i):
-                continue
-            out.append(side * 5 + i)
+        elem = sel.elem
+        if not fl:
+            if not elem:
+                return [base + i for i in _R5 if slots[i] is not None]
+            return [base + i for i in _R5 if slots[i] is not None and slots[i].elem == elem]
+        out = []
+        sel_ok = self._sel_ok
+        for i in _R5:
+            f = slots[i]
+            if f is not None and sel_ok(pl, f, sel, src, side, i):
+                out.append(base + i)
         return out
 
     def _sel_ok(self, pl, f, sel, src, side, i):
@@ -1596,6 +1785,7 @@ class AmiibartEngine(Engine):
                 s.p[p].slots[j] = None
                 if not f.token:
                     s.p[p].hand[f.card] += 1
+                    s.p[p].hk = None
                     s.p[p].nh += 1
         elif op == "untoken":
             pl = s.p[ctl]
@@ -1675,6 +1865,7 @@ class AmiibartEngine(Engine):
         c = o - O_DISC
         pl.discard.remove(c)
         pl.hand[c] += 1
+        pl.hk = None
         pl.nh += 1
         if left > 1:
             s.queue.insert(0, (J_PICKD, ctl, left - 1, upto, kind, elem, stars, taken + 1))
@@ -1882,6 +2073,12 @@ class AmiibartEngine(Engine):
             owned += [f.card for f in pl.slots if f is not None and not f.token]
             owned += pl.hazards + pl.discard + pl.void + ([pl.stage] if pl.stage >= 0 else [])
             pl.deck = tuple(sorted(set(owned)))
+            pl.dk = tuple((c, self._lk[c]) for c in pl.deck)
+            pl.dnf = tuple(x for x in pl.dk if x[1])
+            pl.hk = None
+            inplay = pl.deck + tuple(f.card for f in pl.slots if f is not None)
+            pl.lsup = self._listen_sup(inplay, pl.powers)
+            pl.nm = self._closure(inplay + pl.powers)
             pl.nh = sum(pl.hand)
             pl.dd = any(c in self.disc_cards for c in pl.deck + pl.powers)
             pl.total = (sum(pl.hand) + sum(1 for f in pl.slots if f is not None and not f.token)
@@ -1890,6 +2087,7 @@ class AmiibartEngine(Engine):
         s.turn = 2
         for i, pl in enumerate(s.p):
             pl.energy = int(setup.get("energy", self.energy_per_turn)) if i == cur else 0
+        self._finish_lsup(s)
         self._run(s)
         return s
 
@@ -1962,6 +2160,7 @@ class AmiibartEngine(Engine):
 # -- helpers -------------------------------------------------------------------------------------
 _ATTACK_STEPS = [(J_ASTEP, k) for k in range(1, 9)]
 _R5 = range(5)
+_SLOTS_OF = [tuple(i for i in range(5) if m & (1 << i)) for m in range(32)]
 # Hazard-only effects and the triggers they answer.
 _HAZARD_OPS = {"wither": (EV_OPP_HEALED,), "cancel": (EV_OPP_CAST,),
                "nullify": (EV_OPP_POWER, EV_OPP_CAST), "null_attack": (EV_OPP_SPECIAL,)}
@@ -1977,6 +2176,8 @@ for _ev in (EV_ATTACKS, EV_FRIEND_ATTACKS, EV_OPP_ATTACKS, EV_OPP_SPECIAL, EV_AT
             EV_AFTER_ATTACKED, EV_FRIEND_AFTER_ATTACKED, EV_OPP_ATTACKS_BLOCK, EV_AFTER_ATTACKS,
             EV_FRIEND_AFTER_ATTACKS):
     _ATK_EVS |= 1 << _ev
+_STEP6_EVS = (1 << EV_FRIEND_AFTER_ATTACKED) | (1 << EV_OPP_ATTACKS_BLOCK) | (1 << EV_AFTER_ATTACKED)
+_STEP7_EVS = (1 << EV_FRIEND_AFTER_ATTACKS) | (1 << EV_AFTER_ATTACKS)
 _POISON_TICK = Program([("tick_poison",)], ())
 _BURN_TICK = Program([("tick_burn",)], ())
 
@@ -1995,6 +2196,15 @@ def _ref(s, t):
     p, i = divmod(t, 5)
     f = s.p[p].slots[i]
     return None if f is None else (p, i, f.uid)
+
+
+def _refs(s, n, t1, t2):
+    """tuple(_ref(s, t) for t in (t1, t2)[:n])"""
+    if n <= 0:
+        return ()
+    if n == 1:
+        return (_ref(s, t1),)
+    return (_ref(s, t1), _ref(s, t2))
 
 
 def _get(s, r):
