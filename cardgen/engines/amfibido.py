@@ -108,6 +108,7 @@ Observe (what `expect:` is compared against)::
 from __future__ import annotations
 
 import random
+from operator import attrgetter
 from pathlib import Path
 
 from cardgen.engines.amfibido_parts.grammar import (
@@ -168,6 +169,7 @@ from cardgen.engines.amfibido_parts.state import (
     K_COMBO,
     K_EQUIP,
     K_FIGHTER,
+    K_NONE,
     LOSE,
     ND,
     NOFIGHT,
@@ -196,6 +198,13 @@ from cardgen.engines.amfibido_parts.state import (
 )
 from cardgen.engines.amfibido_parts.views import ViewsMixin
 from cardgen.engines.base import Engine, IllegalAction, RuleConflict, Setup
+
+_OWN_SIDE = frozenset((S_OWN_F, S_OWN_E, S_OWN_FE, S_ALL_F, S_HERE_F, S_SELF))
+_SEL_F = frozenset((S_OWN_F, S_OPP_F, S_OPP_FDOJO, S_OWN_FE, S_OPP_FE))
+_SEL_F_ONLY = frozenset((S_OWN_F, S_OPP_F, S_OPP_FDOJO))
+_SEL_E = frozenset((S_OWN_E, S_OPP_E, S_OWN_FE, S_OPP_FE))
+# switcheroo moves of the fighter of dojo d to each other dojo
+_SWF_OUT = tuple(tuple(SWF[d][e] for e in R3 if e != d) for d in R3)
 
 
 class AmfibidoEngine(ViewsMixin, Engine):
@@ -236,6 +245,7 @@ class AmfibidoEngine(ViewsMixin, Engine):
             self.infos.append(info)
             self.by_name[card.name] = info
         # Precomputed action tuples, by card index.
+        self.d_of = {i.name: i.d for i in self.infos}
         self.A_pick = [("pick", i.name) for i in self.infos]
         self.A_sensei = [("sensei", i.name) for i in self.infos]
         self.A_field = [[("field", i.name, d + 1) for d in R3] for i in self.infos]
@@ -245,7 +255,17 @@ class AmfibidoEngine(ViewsMixin, Engine):
         self.A_combo = [[("combo", i.name, d + 1) for d in R3] for i in self.infos]
         self.A_choose_name = [("choose", i.name) for i in self.infos]
         self.A_play = [("play", i.name) for i in self.infos]
+        # Per card index: what kind of hand card it is (as Box.kind) and its first effect step.
+        self.kind_d = [K_FIGHTER if i.type == FIGHTER else K_EQUIP if i.type == EQUIP
+                       else K_COMBO if i.combo else K_ACTION if i.steps else K_NONE
+                       for i in self.infos]
+        self.step0 = [i.steps[0] if i.steps else None for i in self.infos]
+        self.pw_extra = [bool(i.hand_fighter or i.per_other_n or i.if_other_n or i.if_behind
+                              or i.if_equipped) for i in self.infos]
         self._boxes: dict = {}
+        # the simulator calls is_over once per action: read the state's flag without a Python call
+        self.is_over = attrgetter("over")
+        self._box_last: dict = {}
 
     # -- card text ------------------------------------------------------------------------------
     def _compile(self, card) -> CardInfo:
@@ -321,11 +341,13 @@ class AmfibidoEngine(ViewsMixin, Engine):
         if not decks:
             decks = sorted((Path(self.game.folder) / "decks").glob("*.yaml"))
         out = []
+        # Decks of this game reuse the loaded game instead of reading its folder again.
+        games = {Path(self.game.folder).resolve(): self.game}
         for deck in decks:
             if isinstance(deck, (str, Path)):
                 from cardgen.model import load_deck
 
-                deck = load_deck(Path(deck))
+                deck = load_deck(Path(deck), games)
             counts: dict[str, int] = {}
             for entry, count in deck.counted_entries():
                 counts[entry.card.name] = counts.get(entry.card.name, 0) + count
@@ -340,6 +362,11 @@ class AmfibidoEngine(ViewsMixin, Engine):
         return out
 
     def _box(self, counts: dict[str, int], label: str) -> Box:
+        # The same counts mapping comes back every match: remember it by identity (and check
+        # it is unchanged) before building the sorted key.
+        hit = self._box_last.get(id(counts))
+        if hit is not None and hit[0] is counts and hit[1] == counts:
+            return hit[2]
         key = tuple(sorted(counts.items()))
         box = self._boxes.get(key)
         if box is None:
@@ -347,6 +374,7 @@ class AmfibidoEngine(ViewsMixin, Engine):
             if unknown:
                 raise ValueError(f"unknown cards: {', '.join(unknown)}")
             box = self._boxes[key] = Box(self.infos, counts, label)
+        self._box_last[id(counts)] = (counts, dict(counts), box)
         return box
 
     # -- the match ------------------------------------------------------------------------------
@@ -381,17 +409,16 @@ class AmfibidoEngine(ViewsMixin, Engine):
         return st
 
     def current_player(self, state) -> int:
-        if state.phase == OVER:
+        if state.over:
             return -1
-        if state.pend:
-            return state.pend[0][1]
-        return state.turn
+        pend = state.pend
+        return pend[0][1] if pend else state.turn
 
     def first_player(self, state) -> int:
         return state.first
 
     def is_over(self, state) -> bool:
-        return state.phase == OVER
+        return state.over
 
     def winner(self, state) -> int | None:
         return state.result if state.result >= 0 else None
@@ -403,6 +430,7 @@ class AmfibidoEngine(ViewsMixin, Engine):
         n.rng = r
         n.box = st.box
         n.phase, n.round, n.first, n.start, n.turn = st.phase, st.round, st.first, st.start, st.turn
+        n.over = st.over
         n.dstep = st.dstep
         n.passed = st.passed[:]
         n.score = st.score[:]
@@ -437,8 +465,9 @@ class AmfibidoEngine(ViewsMixin, Engine):
 
     # -- legal actions --------------------------------------------------------------------------
     def legal_actions(self, st) -> list:
-        if st.legal is not None:
-            return st.legal
+        acts = st.legal
+        if acts is not None:
+            return acts
         ph = st.phase
         if ph == OVER:
             acts = []
@@ -446,10 +475,18 @@ class AmfibidoEngine(ViewsMixin, Engine):
             acts = self._pending_actions(st, st.pend[0])
         elif ph == FIELD:
             acts = self._field_actions(st)
-        elif ph == SENSEI_PH:
-            acts = self._distinct(st.draft[st.turn], self.A_sensei, st.box.info)
         else:
-            acts = self._distinct(st.draft[st.turn], self.A_pick, st.box.info)
+            table = self.A_sensei if ph == SENSEI_PH else self.A_pick
+            ids = st.draft[st.turn]
+            dof = st.box.dof
+            if len(ids) == 1:
+                acts = [table[dof[ids[0]]]]
+            else:
+                acts = []
+                for c in ids:
+                    a = table[dof[c]]
+                    if a not in acts:
+                        acts.append(a)
         st.legal = acts
         return acts
 
@@ -467,27 +504,26 @@ class AmfibidoEngine(ViewsMixin, Engine):
     def _field_actions(self, st) -> list:
         p = st.turn
         box = st.box
-        kind = box.kind
-        dof = box.dof
         F = st.fighter[p]
         E = st.equip[p]
+        E0, E1, E2 = E
         hand = st.hand[p]
         acts = [PASS]
         neut = None
         if hand:
-            seen = set()
-            A_field = self.A_field
-            small = len(E[0]) < 2 and len(E[1]) < 2 and len(E[2]) < 2
+            kind_d = self.kind_d
+            dof = box.dof
+            seen = []
             for c in hand:
                 dd = dof[c]
                 if dd in seen:
                     continue
-                seen.add(dd)
-                k = kind[c]
+                seen.append(dd)
+                k = kind_d[dd]
                 if k == K_FIGHTER:
-                    acts += A_field[dd]
+                    acts += self.A_field[dd]
                 elif k == K_EQUIP:
-                    if small:
+                    if len(E0) < 2 and len(E1) < 2 and len(E2) < 2:
                         acts += self.A_equip[dd]
                     else:
                         ae = self.A_equip[dd]
@@ -510,43 +546,51 @@ class AmfibidoEngine(ViewsMixin, Engine):
                                     continue
                             acts.append(ac[d])
                 elif k == K_ACTION:
-                    ci = box.info[c]
                     head = self.A_play[dd]
-                    for opt in self._options(st, p, ci.steps[0], None, NOOPT):
-                        acts.append(head + opt)
+                    acts += map(head.__add__, self._options(st, p, self.step0[dd], None, NOOPT))
         abset = box.abset
-        if not (abset.isdisjoint(F) and abset.isdisjoint(E[0]) and abset.isdisjoint(E[1])
-                and abset.isdisjoint(E[2])):
-            ab = box.ab
+        if not abset.isdisjoint([*F, *E0, *E1, *E2]):
+            info = box.info
             used = st.used
             for d in R3:
                 f = F[d]
-                if f >= 0 and ab[f] and f not in used:
+                if f >= 0 and f in abset and f not in used:
                     if neut is None:
                         neut = self._neut(st)
                     if f not in neut:
-                        self._ability_actions(st, p, f, FC[d], hand, acts)
+                        ci = info[f]
+                        if hand or (ci.cost != C_DISCARD and ci.cost != C_HAND_TO_KO):
+                            src = FC[d]
+                            head = AB_HEAD[src]
+                            step = ci.ab_steps[0]
+                            acts += map(head.__add__,
+                                        self._switch_options(st, p, step.sel, src, NOOPT)
+                                        if step.verb == V_SWITCH else
+                                        self._options(st, p, step, src, NOOPT))
                 Ed = E[d]
                 if Ed:
                     for k in range(len(Ed)):
                         e = Ed[k]
-                        if ab[e] and e not in used:
+                        if e in abset and e not in used:
                             if neut is None:
                                 neut = self._neut(st)
                             if e not in neut:
-                                self._ability_actions(st, p, e, EC[d][k], hand, acts)
+                                ci = info[e]
+                                if hand or (ci.cost != C_DISCARD and ci.cost != C_HAND_TO_KO):
+                                    src = EC[d][k]
+                                    head = AB_HEAD[src]
+                                    step = ci.ab_steps[0]
+                                    acts += map(head.__add__,
+                                                self._switch_options(st, p, step.sel, src, NOOPT)
+                                                if step.verb == V_SWITCH else
+                                                self._options(st, p, step, src, NOOPT))
         s = st.sensei[p]
         if s >= 0 and s in abset and s not in st.used:
-            self._ability_actions(st, p, s, "S", hand, acts)
+            ci = box.info[s]
+            if hand or (ci.cost != C_DISCARD and ci.cost != C_HAND_TO_KO):
+                head = AB_HEAD["S"]
+                acts += map(head.__add__, self._options(st, p, ci.ab_steps[0], "S", NOOPT))
         return acts
-
-    def _ability_actions(self, st, p, c, src, hand, acts):
-        ci = st.box.info[c]
-        if (ci.cost == C_DISCARD or ci.cost == C_HAND_TO_KO) and not hand:
-            return
-        head = AB_HEAD[src]
-        for opt in self._options(st, p, ci.ab_steps[0], src, NOOPT):
-            acts.append(head + opt)
 
     def _pending_actions(self, st, pe) -> list:
         kind = pe[0]
@@ -590,47 +634,83 @@ class AmfibidoEngine(ViewsMixin, Engine):
                     seen.add(ci.d)
                     out.append((ci.name,))
             return out
-        side = p if sel in (S_OWN_F, S_OWN_E, S_OWN_FE, S_ALL_F, S_HERE_F, S_SELF) else 1 - p
+        side = p if sel in _OWN_SIDE else 1 - p
         F = st.fighter[side]
-        E = st.equip[side]
         out = []
-        if sel in (S_OWN_F, S_OPP_F, S_OPP_FDOJO, S_OWN_FE, S_OPP_FE):
-            for d in R3:
-                if F[d] >= 0 and (not moved or F[d] not in moved):
-                    out.append(OPT_F[d])
-            if sel in (S_OWN_F, S_OPP_F, S_OPP_FDOJO):
+        if sel in _SEL_F:
+            if moved:
+                for d in R3:
+                    f = F[d]
+                    if f >= 0 and f not in moved:
+                        out.append(OPT_F[d])
+            else:
+                if F[0] >= 0:
+                    out.append(OPT_F[0])
+                if F[1] >= 0:
+                    out.append(OPT_F[1])
+                if F[2] >= 0:
+                    out.append(OPT_F[2])
+            if sel in _SEL_F_ONLY:
                 return out
-        if sel in (S_OWN_E, S_OPP_E, S_OWN_FE, S_OPP_FE):
+        if sel in _SEL_E:
+            E = st.equip[side]
             for d in R3:
-                for k, e in enumerate(E[d]):
-                    if not moved or e not in moved:
-                        out.append(OPT_E[d][k])
+                Ed = E[d]
+                if Ed:
+                    od = OPT_E[d]
+                    for k, e in enumerate(Ed):
+                        if not moved or e not in moved:
+                            out.append(od[k])
             return out
         if sel == S_OPP_ALL:
-            return [NOOPT] if any(f >= 0 for f in F) or any(E) else []
+            return [NOOPT] if F[0] >= 0 or F[1] >= 0 or F[2] >= 0 or any(st.equip[side]) else []
         if sel == S_ALL_F:
-            return [NOOPT] if any(f >= 0 for f in F) else []
+            return [NOOPT] if F[0] >= 0 or F[1] >= 0 or F[2] >= 0 else []
         d = CODE[src][1]
-        if sel == S_HERE_F:
-            return [NOOPT] if F[d] >= 0 else []
-        if sel == S_FACE_F:
+        if sel in (S_HERE_F, S_FACE_F):
             return [NOOPT] if F[d] >= 0 else []
         if sel == S_FACE_E:
-            return [NOOPT] if E[d] else []
+            return [NOOPT] if st.equip[side][d] else []
         if sel == S_FACE_FE:
-            return [NOOPT] if F[d] >= 0 or E[d] else []
+            return [NOOPT] if F[d] >= 0 or st.equip[side][d] else []
         return []
 
     def _switch_options(self, st, p, sel, src, moved) -> list:
         F = st.fighter[p]
+        if sel == S_HERE_F or (sel == S_SELF and CODE[src][0] == 0):
+            d = CODE[src][1]
+            return list(_SWF_OUT[d]) if F[d] >= 0 else []
         E = st.equip[p]
         out = []
+        if sel == S_SELF:
+            # an equipment moving itself: to every place another dojo has room for
+            _, d, k = CODE[src]
+            row = SWE[d][k]
+            second = st.box.second
+            neut = None
+            for e in R3:
+                if e != d:
+                    f = F[e]
+                    if f >= 0 and second[f]:
+                        if neut is None:
+                            neut = self._neut(st)
+                        cap = 1 if f in neut else 2
+                    else:
+                        cap = 1
+                    n = len(E[e]) + 1
+                    out += row[e][:n if n < cap else cap]
+            return out
         fs = ()
         es = ()
         if sel in (S_OWN_F, S_OWN_FE):
             fs = [d for d in R3 if F[d] >= 0 and (not moved or F[d] not in moved)]
         if sel in (S_OWN_E, S_OWN_FE):
-            es = [(d, k) for d in R3 for k in range(len(E[d])) if not moved or E[d][k] not in moved]
+            es = []
+            for d in R3:
+                Ed = E[d]
+                for k in range(len(Ed)):
+                    if not moved or Ed[k] not in moved:
+                        es.append((d, k))
         if sel in (S_SELF, S_HERE_F):
             kind, d, k = CODE[src]
             if kind == 0 or sel == S_HERE_F:
@@ -643,13 +723,24 @@ class AmfibidoEngine(ViewsMixin, Engine):
                 if e != d:
                     out.append(row[e])
         if es:
-            caps = [self._cap(st, p, e) for e in R3]
+            second = st.box.second
+            neut = None
+            room = []       # how many places a moved equipment can take in each dojo
+            for e in R3:
+                f = F[e]
+                if f >= 0 and second[f]:
+                    if neut is None:
+                        neut = self._neut(st)
+                    cap = 1 if f in neut else 2
+                else:
+                    cap = 1
+                n = len(E[e]) + 1
+                room.append(n if n < cap else cap)
             for d, k in es:
                 row = SWE[d][k]
                 for e in R3:
                     if e != d:
-                        for k2 in range(min(len(E[e]) + 1, caps[e])):
-                            out.append(row[e][k2])
+                        out += row[e][:room[e]]
         return out
 
     def _active(self, rnd):
@@ -684,25 +775,34 @@ class AmfibidoEngine(ViewsMixin, Engine):
             if kind == "pass":
                 st.passed[p] = True
             elif kind == "field":
-                self._field(st, p, self.by_name[action[1]].d, action[2] - 1)
+                self._field(st, p, self.d_of[action[1]], action[2] - 1)
             elif kind == "equip":
-                self._equip(st, p, self.by_name[action[1]].d, action[2] - 1,
+                self._equip(st, p, self.d_of[action[1]], action[2] - 1,
                             CODE[action[3]][2] if len(action) > 3 else -1)
             elif kind == "combo":
-                c = self._take(st.hand[p], self.by_name[action[1]].d, st.box.info)
+                c = self._take(st.hand[p], self.d_of[action[1]], st.box.dof)
                 st.combos[p][action[2] - 1].append(c)
             elif kind == "play":
                 ci = self.by_name[action[1]]
-                c = self._take(st.hand[p], ci.d, st.box.info)
+                c = self._take(st.hand[p], ci.d, st.box.dof)
                 self._exec(st, p, ci.steps, 0, None, action[2:], ci.steps[0].count, True, ())
                 st.discard.append(c)    # resolved first, then discarded
             elif kind == "ability":
                 self._ability(st, p, action[1], action[2:])
+            if not st.pend and st.phase == FIELD:
+                # the common case of _settle: nothing pending, the turn passes on
+                p = st.turn
+                passed = st.passed
+                if not passed[1 - p]:
+                    st.turn = 1 - p
+                    return st
+                if not passed[p]:
+                    return st
             self._settle(st)
         elif ph == SENSEI_PH:
             p = st.turn
             dealt = st.draft[p]
-            c = self._take(dealt, self.by_name[action[1]].d, st.box.info)
+            c = self._take(dealt, self.d_of[action[1]], st.box.dof)
             st.sensei[p] = c
             st.sdeck[0:0] = dealt
             st.draft[p] = []
@@ -712,41 +812,67 @@ class AmfibidoEngine(ViewsMixin, Engine):
                 self._start_round(st)
         else:   # draft picks
             p = st.turn
-            c = self._take(st.draft[p], self.by_name[action[1]].d, st.box.info)
+            draft = st.draft
+            dealt = draft[p]
+            dd = self.d_of[action[1]]
+            dof = st.box.dof
+            for i, c in enumerate(dealt):
+                if dof[c] == dd:
+                    del dealt[i]
+                    break
+            else:
+                raise IllegalAction("no such card there")
             st.hand[p].append(c)
-            self._next_dstep(st)
+            n = st.dstep = st.dstep + 1
+            if n == 2:
+                draft[0], draft[1] = draft[1], draft[0]
+            if n < 4:
+                # the common case of _draft_flow: the next picker has cards
+                q = st.start if n % 2 == 0 else 1 - st.start
+                if draft[q]:
+                    st.turn = q
+                    st.phase = PICK1 if n < 2 else PICK2
+                    return st
             self._draft_flow(st)
         return st
 
     @staticmethod
-    def _take(ids, d, info):
+    def _take(ids, d, dof):
         for i, c in enumerate(ids):
-            if info[c].d == d:
+            if dof[c] == d:
                 del ids[i]
                 return c
         raise IllegalAction("no such card there")
 
     def _field(self, st, p, dd, d):
-        info = st.box.info
-        c = self._take(st.hand[p], dd, info)
-        old = st.fighter[p][d]
-        if old >= 0:
+        box = st.box
+        hand = st.hand[p]
+        dof = box.dof
+        for i, c in enumerate(hand):
+            if dof[c] == dd:
+                del hand[i]
+                break
+        else:
+            raise IllegalAction("no such card there")
+        Fp = st.fighter[p]
+        if Fp[d] >= 0:
             self._leave(st, p, d, st.discard)
-        st.fighter[p][d] = c
-        st.nseq += 1
-        st.seq[c] = st.nseq
-        trig = []
-        self._entered(st, p, c, trig)
-        self._check_cap(st, p, d, trig)
-        if trig:
-            st.pend[0:0] = trig
+        Fp[d] = c
+        n = st.nseq = st.nseq + 1
+        st.seq[c] = n
+        ci = box.info[c]
+        if ci.enter_discard or len(st.equip[p][d]) >= 2:
+            trig = []
+            self._entered(st, p, c, trig)
+            self._check_cap(st, p, d, trig)
+            if trig:
+                st.pend[0:0] = trig
 
     def _equip(self, st, p, dd, d, k):
-        info = st.box.info
-        c = self._take(st.hand[p], dd, info)
+        c = self._take(st.hand[p], dd, st.box.dof)
         E = st.equip[p][d]
         if k < 0:
-            if len(E) < self._cap(st, p, d):
+            if not E or (len(E) < 2 and self._cap(st, p, d) == 2):
                 E.append(c)
             else:
                 k = 0
@@ -776,8 +902,14 @@ class AmfibidoEngine(ViewsMixin, Engine):
             self._cleanup(st, c)
         elif cost in (C_DISCARD, C_HAND_TO_KO):
             hand = st.hand[p]
-            first = info[hand[0]].d
-            if all(info[x].d == first for x in hand):
+            dof = st.box.dof
+            first = dof[hand[0]]
+            for x in hand:
+                if dof[x] != first:
+                    break
+            else:
+                first = -1
+            if first < 0:
                 self._pay(st, p, cost, hand[0])
             else:
                 st.pend.insert(0, (P_COST, p, cost, (ci.ab_steps, src, opt)))
@@ -792,7 +924,6 @@ class AmfibidoEngine(ViewsMixin, Engine):
     def _resolve_pending(self, st, a):
         pe = st.pend.pop(0)
         kind = pe[0]
-        info = st.box.info
         if kind == P_STEP:
             if a is DONE or a == DONE:
                 return
@@ -800,12 +931,12 @@ class AmfibidoEngine(ViewsMixin, Engine):
             self._exec(st, p, steps, i, src, a[1:], left, not optional, moved)
         elif kind == P_COST:
             p, cost, (steps, src, opt) = pe[1], pe[2], pe[3]
-            c = self._take(st.hand[p], self.by_name[a[1]].d, info)
+            c = self._take(st.hand[p], self.d_of[a[1]], st.box.dof)
             (st.discard if cost == C_DISCARD else st.ko[p]).append(c)
             self._exec(st, p, steps, 0, src, opt, steps[0].count, True, ())
         elif kind == P_DISCARD:
             p, n = pe[1], pe[2]
-            c = self._take(st.hand[p], self.by_name[a[1]].d, info)
+            c = self._take(st.hand[p], self.d_of[a[1]], st.box.dof)
             st.discard.append(c)
             if n > 1 and st.hand[p]:
                 st.pend.insert(0, (P_DISCARD, p, n - 1))
@@ -844,7 +975,7 @@ class AmfibidoEngine(ViewsMixin, Engine):
     def _settle(self, st):
         st.legal = None
         if st.phase == FIELD:
-            if not self._drain(st):
+            if st.pend and not self._drain(st):
                 return
             p = st.turn
             o = 1 - p
@@ -855,7 +986,7 @@ class AmfibidoEngine(ViewsMixin, Engine):
                 return
             self._fight(st)
         while st.phase == EOR:
-            if not self._drain(st):
+            if st.pend and not self._drain(st):
                 return
             self._eor_step(st)
 
@@ -891,7 +1022,7 @@ class AmfibidoEngine(ViewsMixin, Engine):
                 st.hand[p].extend(ko)
                 ko.clear()
                 return -1
-            c = self._take(ko, self.by_name[opt[0]].d, st.box.info)
+            c = self._take(ko, self.d_of[opt[0]], st.box.dof)
             st.hand[p].append(c)
             return c
         if v == V_TOHAND:
@@ -1095,19 +1226,19 @@ class AmfibidoEngine(ViewsMixin, Engine):
         st.dstep = 0
         self._draft_flow(st)
 
-    def _next_dstep(self, st):
-        st.dstep += 1
-        if st.dstep == 2:
-            st.draft[0], st.draft[1] = st.draft[1], st.draft[0]
-
     def _draft_flow(self, st):
-        while st.dstep < 4:
-            p = st.start if st.dstep % 2 == 0 else 1 - st.start
-            if st.draft[p]:
+        ds = st.dstep
+        start = st.start
+        draft = st.draft
+        while ds < 4:
+            p = start if ds % 2 == 0 else 1 - start
+            if draft[p]:
                 st.turn = p
-                st.phase = PICK1 if st.dstep < 2 else PICK2
+                st.phase = PICK1 if ds < 2 else PICK2
                 return
-            self._next_dstep(st)
+            ds = st.dstep = ds + 1
+            if ds == 2:
+                draft[0], draft[1] = draft[1], draft[0]
         for p in (0, 1):
             st.discard.extend(st.draft[p])
             st.draft[p] = []
@@ -1117,6 +1248,12 @@ class AmfibidoEngine(ViewsMixin, Engine):
 
     def _board(self, st, neut):
         """Who fights in each dojo: (fight card ids, home dojo of each) per player."""
+        F0, F1 = st.fighter
+        kset = st.box.kset
+        if kset.isdisjoint(F0) and kset.isdisjoint(F1):
+            return [F0[:], F1[:]], [
+                [0 if F0[0] >= 0 else -1, 1 if F0[1] >= 0 else -1, 2 if F0[2] >= 0 else -1],
+                [0 if F1[0] >= 0 else -1, 1 if F1[1] >= 0 else -1, 2 if F1[2] >= 0 else -1]]
         info = st.box.info
         fight = [[-1] * ND, [-1] * ND]
         home = [[-1] * ND, [-1] * ND]
@@ -1156,23 +1293,25 @@ class AmfibidoEngine(ViewsMixin, Engine):
             per_combo += fi.combo_extra
             wx += fi.weapon_extra
         E = st.equip[p][d]
-        for e in E:
-            ei = info[e]
-            total += ei.power
-            if ei.weapon:
-                total += wx
-            if e not in neut:
-                if ei.cond_n and cr in ei.cond_crs:
-                    total += ei.cond_n
-                if ei.belt_n and (ei.belt_cr < 0 or ei.belt_cr == cr):
-                    per_combo += ei.belt_n
+        if E:
+            for e in E:
+                ei = info[e]
+                total += ei.power
+                if ei.weapon:
+                    total += wx
+                if (ei.cond_n or ei.belt_n) and e not in neut:
+                    if ei.cond_n and cr in ei.cond_crs:
+                        total += ei.cond_n
+                    if ei.belt_n and (ei.belt_cr < 0 or ei.belt_cr == cr):
+                        per_combo += ei.belt_n
         C = st.combos[p][h]
-        for c in C:
-            ci = info[c]
-            total += ci.bonus + per_combo
-            if ci.cond_n and cr in ci.cond_crs:
-                total += ci.cond_n
-        if not fneut:
+        if C:
+            for c in C:
+                ci = info[c]
+                total += ci.bonus + per_combo
+                if ci.cond_n and cr in ci.cond_crs:
+                    total += ci.cond_n
+        if not fneut and self.pw_extra[fi.d]:
             if fi.hand_fighter:
                 hand = st.hand[p]
                 total += fi.hand_fighter * (len(hand) // 2 if hidden else
@@ -1224,29 +1363,27 @@ class AmfibidoEngine(ViewsMixin, Engine):
     def _neut(self, st):
         """The set of card ids whose abilities are ignored right now."""
         box = st.box
-        ns = box.nset
         F, E = st.fighter, st.equip
-        F0, F1, E0, E1 = F[0], F[1], E[0], E[1]
-        if (ns.isdisjoint(F0) and ns.isdisjoint(F1) and ns.isdisjoint(E0[0])
-                and ns.isdisjoint(E0[1]) and ns.isdisjoint(E0[2]) and ns.isdisjoint(E1[0])
-                and ns.isdisjoint(E1[1]) and ns.isdisjoint(E1[2])):
-            if not st.tmp_neut:
+        E0, E1 = E
+        equip = [*E0[0], *E0[1], *E0[2], *E1[0], *E1[1], *E1[2]]
+        tmp = st.tmp_neut
+        if box.nset.isdisjoint(F[0]) and box.nset.isdisjoint(F[1]) and \
+                box.nset.isdisjoint(equip):
+            if not tmp:
                 return EMPTY
             srcs = None
         else:
             srcs = self._neut_sources(st)
         info = box.info
-        tmp = st.tmp_neut
-        if srcs is None and not tmp:
-            return EMPTY
         immune = set()
-        for p in (0, 1):
-            for d in R3:
-                for e in E[p][d]:
-                    if info[e].jade:
-                        immune.add(e)
-                        if F[p][d] >= 0:
-                            immune.add(F[p][d])
+        if not box.jset.isdisjoint(equip):
+            for p in (0, 1):
+                for d in R3:
+                    for e in E[p][d]:
+                        if info[e].jade:
+                            immune.add(e)
+                            if F[p][d] >= 0:
+                                immune.add(F[p][d])
         out = set(tmp)
         if immune:
             out -= immune
@@ -1352,15 +1489,26 @@ class AmfibidoEngine(ViewsMixin, Engine):
             if wins[p] >= 2 or (wins[p] == 1 and draws == 2):
                 rw = p
         st.rwin = rw
-        st.last = (res, powers, rw, [[st.fighter[p][d] for d in R3 if kod[p][d]] for p in (0, 1)])
+        F = st.fighter
+        knocked = []
+        for p in (0, 1):
+            kp = kod[p]
+            if True in kp:
+                Fp = F[p]
+                knocked.append([Fp[d] for d in R3 if kp[d]])
+            else:
+                knocked.append([])
+        st.last = (res, powers, rw, knocked)
         if rw >= 0:
             st.score[rw] += 1
             if st.score[rw] >= self.wins_needed:
                 st.phase = OVER
+                st.over = True
                 st.result = rw
                 return
         if st.round >= self.round_limit:
             st.phase = OVER
+            st.over = True
             a, b = st.score
             st.result = 0 if a > b else 1 if b > a else DRAWN
             return
@@ -1373,6 +1521,11 @@ class AmfibidoEngine(ViewsMixin, Engine):
         order = (st.start, 1 - st.start)
         if st.eor_stage == 0:
             st.eor_stage = 1
+            F, E = st.fighter, st.equip
+            E0, E1 = E
+            if st.box.eset.isdisjoint([*F[0], *F[1], *E0[0], *E0[1], *E0[2], *E1[0], *E1[1],
+                                       *E1[2]]):
+                return      # no end-of-round ability on the board
             for p in order:
                 s = st.sensei[p]
                 sm = info[s] if s >= 0 else self.no_sensei
@@ -1404,27 +1557,33 @@ class AmfibidoEngine(ViewsMixin, Engine):
                         st.pend.append((P_EOR, p, d, tuple(opts)))
         elif st.eor_stage == 1:
             st.eor_stage = 2
+            ko = st.ko
             for p in order:
-                if st.ko[p]:
-                    st.hand[p].extend(st.ko[p])
-                    st.ko[p] = []
+                if ko[p]:
+                    st.hand[p].extend(ko[p])
+                    ko[p] = []
             for p in order:
+                Cp = st.combos[p]
+                if Cp[0] or Cp[1] or Cp[2]:
+                    for d in R3:
+                        C = Cp[d]
+                        if C:
+                            for m in C:
+                                (ko[p] if info[m].boom else st.discard).append(m)
+                            Cp[d] = []
+            for p in order:
+                Fp = st.fighter[p]
+                rp = st.res[p]
                 for d in R3:
-                    C = st.combos[p][d]
-                    if C:
-                        for m in C:
-                            (st.ko[p] if info[m].boom else st.discard).append(m)
-                        st.combos[p][d] = []
-            for p in order:
-                for d in R3:
-                    f = st.fighter[p][d]
-                    if f < 0 or st.res[p][d] != LOSE:
+                    f = Fp[d]
+                    if f < 0 or rp[d] != LOSE:
                         continue
                     if info[f].stay_if_lost and f not in neut:
                         continue
-                    st.fighter[p][d] = -1
+                    Fp[d] = -1
                     (st.ko[p] if st.kod[p][d] else st.hand[p]).append(f)
-                    self._check_cap(st, p, d, st.pend)
+                    if len(st.equip[p][d]) >= 2:
+                        self._check_cap(st, p, d, st.pend)
         else:
             w = st.rwin
             if w >= 0:

@@ -60,7 +60,7 @@ class Box:
     """The cards of one box (a setup): instance ids -> CardInfo. Shared, never copied."""
 
     __slots__ = ("info", "n", "levels", "sensei", "count", "label", "kind", "dof", "ab", "nsrc",
-                 "nocombo", "isf", "nset", "abset")
+                 "nocombo", "isf", "nset", "abset", "second", "jset", "kset", "eset")
 
     def __init__(self, infos, counts, label):
         self.info = []
@@ -88,6 +88,11 @@ class Box:
         self.abset = frozenset(c for c in range(self.n) if self.ab[c])
         self.nocombo = [i.no_combo for i in info]
         self.isf = [i.type == FIGHTER for i in info]
+        self.second = [bool(i.second_equip) for i in info]
+        self.jset = frozenset(c for c in range(self.n) if info[c].jade)
+        self.kset = frozenset(c for c in range(self.n) if info[c].komodo)
+        self.eset = frozenset(c for c in range(self.n)
+                              if info[c].eor_retire or info[c].eor_transform or info[c].boots)
 
 
 class NoSensei:
@@ -103,7 +108,7 @@ class AState:
     __slots__ = ("rng", "box", "phase", "round", "first", "start", "turn", "dstep", "passed",
                  "score", "decks", "sdeck", "discard", "hand", "ko", "fighter", "equip", "combos",
                  "sensei", "draft", "tmp_neut", "tmp_ko", "tmp_plus", "used", "seq", "nseq",
-                 "pend", "result", "last", "res", "kod", "fneut", "rwin", "eor_stage", "legal")
+                 "pend", "result", "last", "res", "kod", "fneut", "rwin", "eor_stage", "legal", "over")
 
     def __init__(self):
         self.rng = None
@@ -141,3 +146,4 @@ class AState:
         self.rwin = -1
         self.eor_stage = 0
         self.legal = None                         # cached legal actions
+        self.over = False                         # phase == OVER

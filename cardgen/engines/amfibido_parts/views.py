@@ -25,6 +25,8 @@ from cardgen.engines.amfibido_parts.state import (
     _shuffle,
 )
 
+# actions whose second word is the card they play
+_CARD_KINDS = frozenset(("pick", "sensei", "field", "equip", "combo", "play"))
 
 class ViewsMixin:
     """The engine methods that read a state for people: checks, words, scenarios."""
@@ -147,7 +149,7 @@ class ViewsMixin:
 
     def card_of(self, st, action) -> str | None:
         kind = action[0]
-        if kind in ("pick", "sensei", "field", "equip", "combo", "play"):
+        if kind in _CARD_KINDS:
             return action[1]
         if kind == "ability":
             p = self.current_player(st)
