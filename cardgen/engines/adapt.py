@@ -260,6 +260,27 @@ def _die_sides(value) -> int:
     return 0
 
 
+
+def _blocks_wipe(fish, p, bodies, blev, bmax) -> bool:
+    """True when a Body level in the stream (`bodies`) is one another living Fish could Adapt at
+    once as a step up, and that Fish holds no Body of that Level or higher in its PGP."""
+    q = -1
+    for g in fish:
+        q += 1
+        if q == p or not g.alive:
+            continue
+        level = g.s.level
+        top = bmax[level]
+        for lv in bodies:
+            if level < lv <= top:
+                held = level
+                for x in g.pgp:
+                    if blev[x] > held:
+                        held = blev[x]
+                if held < lv:
+                    return True
+    return False
+
 class AdaptEngine(Engine):
     game_id = "adapt"
     max_actions = 6000
@@ -995,23 +1016,8 @@ class AdaptEngine(Engine):
                 acts.extend(JUMP[1:s.jump + 1])
         # Wipe, unless a Body in the stream is one another Fish could Adapt at once as a step up
         # (and that Fish holds no Body of that Level or higher in its PGP).
-        if bodies is not None:
-            bmaxl = cfg.bmax
-            q = -1
-            for g in fish:
-                q += 1
-                if q == p or not g.alive:
-                    continue
-                gl = g.s.level
-                top = bmaxl[gl]
-                for lv in bodies:
-                    if gl < lv <= top:
-                        t2 = gl
-                        for x in g.pgp:
-                            if blev[x] > t2:
-                                t2 = blev[x]
-                        if t2 < lv:
-                            return acts or [RANDOM]
+        if bodies is not None and _blocks_wipe(fish, p, bodies, blev, cfg.bmax):
+            return acts or [RANDOM]
         acts.append(WIPE)
         return acts
 
@@ -1020,25 +1026,7 @@ class AdaptEngine(Engine):
         already holds a Body of that Level or higher in its PGP."""
         blev = st.cfg.blev
         bodies = [x for x in map(blev.__getitem__, st.stream) if x]
-        if not bodies:
-            return False
-        bmax = st.cfg.bmax
-        q = -1
-        for g in st.fish:
-            q += 1
-            if q == p or not g.alive:
-                continue
-            bl = g.s.level
-            top = bmax[bl]
-            for lv in bodies:
-                if bl < lv <= top:
-                    tgp = bl
-                    for x in g.pgp:
-                        if blev[x] > tgp:
-                            tgp = blev[x]
-                    if tgp < lv:
-                        return True
-        return False
+        return bool(bodies) and _blocks_wipe(st.fish, p, bodies, blev, st.cfg.bmax)
 
     # -- applying actions ---------------------------------------------------------------------------
     def apply(self, st, action):
