@@ -675,6 +675,24 @@ class AmfibidoEngine(ViewsMixin, Engine):
             return [NOOPT] if F[d] >= 0 or st.equip[side][d] else []
         return []
 
+    def _equip_room(self, st, F, E) -> list[int]:
+        """How many places a moved equipment can take in each dojo: one, or two where the fighter
+        there may hold a second equipment and is not neutralized."""
+        second = st.box.second
+        neut = None
+        room = []
+        for e in R3:
+            f = F[e]
+            if f >= 0 and second[f]:
+                if neut is None:
+                    neut = self._neut(st)
+                cap = 1 if f in neut else 2
+            else:
+                cap = 1
+            n = len(E[e]) + 1
+            room.append(n if n < cap else cap)
+        return room
+
     def _switch_options(self, st, p, sel, src, moved) -> list:
         F = st.fighter[p]
         if sel == S_HERE_F or (sel == S_SELF and CODE[src][0] == 0):
@@ -686,19 +704,10 @@ class AmfibidoEngine(ViewsMixin, Engine):
             # an equipment moving itself: to every place another dojo has room for
             _, d, k = CODE[src]
             row = SWE[d][k]
-            second = st.box.second
-            neut = None
+            room = self._equip_room(st, F, E)
             for e in R3:
                 if e != d:
-                    f = F[e]
-                    if f >= 0 and second[f]:
-                        if neut is None:
-                            neut = self._neut(st)
-                        cap = 1 if f in neut else 2
-                    else:
-                        cap = 1
-                    n = len(E[e]) + 1
-                    out += row[e][:n if n < cap else cap]
+                    out += row[e][:room[e]]
             return out
         fs = ()
         es = ()
@@ -723,19 +732,7 @@ class AmfibidoEngine(ViewsMixin, Engine):
                 if e != d:
                     out.append(row[e])
         if es:
-            second = st.box.second
-            neut = None
-            room = []       # how many places a moved equipment can take in each dojo
-            for e in R3:
-                f = F[e]
-                if f >= 0 and second[f]:
-                    if neut is None:
-                        neut = self._neut(st)
-                    cap = 1 if f in neut else 2
-                else:
-                    cap = 1
-                n = len(E[e]) + 1
-                room.append(n if n < cap else cap)
+            room = self._equip_room(st, F, E)
             for d, k in es:
                 row = SWE[d][k]
                 for e in R3:
