@@ -826,7 +826,7 @@ class AdaptEngine(Engine):
         if ph == P_ACTION:
             acts = self._action_list(st)
         elif ph == P_SECOND:
-            acts = self._adapt_buy(st, st.turn, [])
+            acts = self._adapt_buy(st, st.turn)
             acts.append(END)
         elif ph == P_SCHOOL:
             p = st.turn
@@ -849,7 +849,9 @@ class AdaptEngine(Engine):
         extra = cfg.skipcost[bl][lvl]
         return extra if extra <= exp else -1
 
-    def _adapt_buy(self, st, p, acts):
+    def _adapt_buy(self, st, p) -> list:
+        """The Adapt-from-PGP and Buy actions open to Fish p, in that order."""
+        acts: list = []
         cfg = st.cfg
         f = st.fish[p]
         e = st.exp[cfg.team[p]]
@@ -861,7 +863,6 @@ class AdaptEngine(Engine):
         pgp = f.pgp
         tgp = bl
         if pgp:
-            first = len(acts)
             iadapt = cfg.iadapt
             for c in pgp:
                 lv = ilev[c]
@@ -873,10 +874,7 @@ class AdaptEngine(Engine):
                 elif lv > pmax:
                     continue
                 a = iadapt[c]
-                if first:
-                    if a not in acts[first:]:
-                        acts.append(a)
-                elif a not in acts:
+                if a not in acts:
                     acts.append(a)
         others = -1
         full = len(pgp) >= self.pgp_max
@@ -913,7 +911,7 @@ class AdaptEngine(Engine):
         fish = st.fish
         f = fish[p]
         if f.jump > 0:
-            acts = self._adapt_buy(st, p, [])
+            acts = self._adapt_buy(st, p)
             return acts or [PASS]
         s = f.s
         cfg = st.cfg
@@ -937,63 +935,10 @@ class AdaptEngine(Engine):
                         forced.append(RAM[b])
                     if forced:
                         return forced
-        # Adapt from the PGP and Buy (as _adapt_buy), noting the stream's Bodies for Wipe.
-        acts = []
+        acts = self._adapt_buy(st, p)
         e = st.exp[my]
-        ilev, blev = cfg.ilev, cfg.blev
-        pmax = bl + self.part_margin
-        bmax = cfg.bmax[bl]
-        skip = cfg.skipcost[bl]
-        pgp = f.pgp
-        tgp = bl
-        if pgp:
-            iadapt = cfg.iadapt
-            for c in pgp:
-                lv = ilev[c]
-                if blev[c]:
-                    if lv > tgp:
-                        tgp = lv
-                    if lv > bmax or skip[lv] > e:
-                        continue
-                elif lv > pmax:
-                    continue
-                a = iadapt[c]
-                if a not in acts:
-                    acts.append(a)
-        others = -1
-        full = len(pgp) >= self.pgp_max
-        icost = cfg.icost
-        bodies = None
-        i = -1
-        for c in st.stream:
-            i += 1
-            if c < 0:
-                continue
-            lv = blev[c]
-            if lv:
-                if bodies is None:
-                    bodies = [lv]
-                else:
-                    bodies.append(lv)
-            k = icost[c]
-            if k > e:
-                continue
-            if lv:
-                if tgp >= lv:
-                    if others < 0:
-                        others = 99
-                        q = -1
-                        for g in fish:
-                            q += 1
-                            if q != p and g.alive and g.s.level < others:
-                                others = g.s.level
-                    if others < lv:
-                        continue
-                if full and (lv > bmax or skip[lv] > e - k):
-                    continue
-            elif full and ilev[c] > pmax:
-                continue
-            acts.append(BUY[i])
+        blev = cfg.blev
+        bodies = [x for x in map(blev.__getitem__, st.stream) if x] or None   # for the Wipe rule
         if stun:
             return acts or [RANDOM]
         ram = s.ram and not cd[SA_RAM]
