@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from cardgen import __version__
-from cardgen.errors import ContentError, Issue
+from cardgen.errors import Issue
 from cardgen.fsutil import write_atomic
 from cardgen.model import Card, Game
 from cardgen.render.layout import (
@@ -222,7 +222,3 @@ def _read_cache(path: Path) -> dict:
     except (OSError, ValueError):
         return {}
 
-
-def check_layout_errors(result: RenderResult) -> None:
-    if result.errors:
-        raise ContentError(result.errors)
