@@ -57,7 +57,7 @@ def _parser() -> argparse.ArgumentParser:
     p.set_defaults(func=cmd_schema)
 
     p = sub.add_parser("render", help="card faces and backs as PNG (300 dpi, with bleed)")
-    p.add_argument("game", metavar="GAME")
+    p.add_argument("games", nargs="+", metavar="GAME", help="one game or several, drawn one after another")
     p.add_argument("--only", nargs="+", metavar="NAME", help="only these cards")
     p.add_argument("--preset", choices=["tgc", "mpc", "dtc"], default=None,
                    help="print shop: tgc (The Game Crafter, default), mpc (MakePlayingCards), "
@@ -261,10 +261,13 @@ def cmd_schema(args) -> int:
 
 def cmd_render(args) -> int:
     from cardgen.model import load_game
-    from cardgen.render import render_game
+    from cardgen.render import render_games
 
-    game = load_game(args.game)
+    games = [load_game(ref) for ref in args.games]
     if args.only:
+        if len(games) > 1:
+            raise ContentError([Issue(None, None, "--only", "names cards of one game: give one GAME")])
+        game = games[0]
         unknown = [n for n in args.only if n not in game.cards]
         if unknown:
             from cardgen.errors import did_you_mean
@@ -272,15 +275,22 @@ def cmd_render(args) -> int:
             raise ContentError([Issue(None, None, "--only",
                                       f"no card {n!r} in {game.name}{did_you_mean(n, game.cards)}")
                                 for n in unknown])
-    result = render_game(game, args.out, only=args.only, preset=args.preset, jobs=args.jobs,
-                         progress=sys.stderr.isatty(), use_cache=not args.no_cache)
-    for issue in result.errors:
-        print(f"error: {issue}", file=sys.stderr)
-    drawn = len(result.written)
-    rate = f", {drawn / result.seconds:.0f} cards/s" if drawn and result.seconds else ""
-    print(f"{game.id}: {drawn} drawn, {result.skipped} unchanged in {result.seconds:.2f}s{rate} -> "
-          f"{display_path(args.out / game.id)}/cards/")
-    return 2 if result.errors else 0
+    results = render_games(games, args.out, only=args.only, preset=args.preset, jobs=args.jobs,
+                           progress=sys.stderr.isatty(), use_cache=not args.no_cache)
+    status = 0
+    for game, result in zip(games, results, strict=True):
+        issues = result.issues if isinstance(result, ContentError) else result.errors
+        for issue in issues:
+            print(f"error: {issue}", file=sys.stderr)
+        if issues:
+            status = 2
+        if isinstance(result, ContentError):
+            continue
+        drawn = len(result.written)
+        rate = f", {drawn / result.seconds:.0f} cards/s" if drawn and result.seconds else ""
+        print(f"{game.id}: {drawn} drawn, {result.skipped} unchanged in {result.seconds:.2f}s{rate} -> "
+              f"{display_path(args.out / game.id)}/cards/")
+    return status
 
 
 def cmd_sheets(args) -> int:

@@ -323,21 +323,31 @@ class Context:
         self.vars = {"card": card_view(card)} if card is not None else {"card": {}}
         if variables:
             self.vars.update(variables)
+        self.memo: dict = {}
         _ENVS[id(layouts.env)] = layouts.env
 
     def child(self, **variables) -> Context:
         ctx = Context.__new__(Context)
         ctx.layouts, ctx.card, ctx.vars = self.layouts, self.card, {**self.vars, **variables}
+        ctx.memo = {}
         return ctx
 
     def value(self, raw):
         """A literal, or the result of an expression `{{ ... }}` (native type), or a template string."""
         if isinstance(raw, str) and ("{{" in raw or "{%" in raw):
-            match = _EXPR.match(raw)
-            if match and "{{" not in match.group(1):
-                return _compile(id(self.layouts.env), match.group(1), True)(**self.vars)
-            return _compile(id(self.layouts.env), raw, False).render(**self.vars)
+            # One card's layout asks for the same expression many times (a colour by element
+            # for several panels): with the card's variables fixed, it is evaluated once.
+            if raw in self.memo:
+                return self.memo[raw]
+            self.memo[raw] = value = self._evaluate(raw)
+            return value
         return raw
+
+    def _evaluate(self, raw: str):
+        match = _EXPR.match(raw)
+        if match and "{{" not in match.group(1):
+            return _compile(id(self.layouts.env), match.group(1), True)(**self.vars)
+        return _compile(id(self.layouts.env), raw, False).render(**self.vars)
 
     def text(self, raw) -> str:
         value = self.value(raw)

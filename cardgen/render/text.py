@@ -177,6 +177,28 @@ def _break(paragraph: list[Span], book: FontBook, style: Style, size: float, wid
 def fit_text(text: str, box: tuple[float, float, float, float], style: Style, book: FontBook,
              icons: dict[str, str], keywords: list[str]) -> list[Run]:
     """Lay out text in the box at the largest size from style.size down to style.min_size."""
+    # Labels, stat lines and shared rules text repeat card after card in the same box: each is
+    # fitted once. Callers move the runs they get (right-hand texts are shifted), so they get copies.
+    key = (text, box, style, book, tuple(keywords))
+    cached = _FITTED.get(key)
+    if cached is None or cached[0] is not icons:
+        try:
+            cached = (icons, _fit(text, box, style, book, icons, keywords))
+        except Overflow as exc:
+            cached = (icons, exc)
+        if len(_FITTED) >= 8192:
+            _FITTED.clear()
+        _FITTED[key] = cached
+    result = cached[1]
+    if isinstance(result, Overflow):
+        raise result
+    return [Run(r.x, r.y, r.text, r.font, r.font_name, r.size, r.colour) for r in result]
+
+
+_FITTED: dict = {}
+
+
+def _fit(text, box, style: Style, book: FontBook, icons, keywords) -> list[Run]:
     x, y, w, h = box
     paragraphs = parse(text, style, icons, keywords)
     size = style.size
