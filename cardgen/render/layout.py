@@ -82,6 +82,9 @@ class Layouts:
     reference: dict[str, list] = field(default_factory=dict)   # card-sized player aids
     source: str = ""                        # the file's text, for the render cache key
     env: Any = field(default=None, repr=False)
+    # template source -> compiled callable(variables): filled while checking, so forked render
+    # workers inherit every expression compiled instead of each compiling its own
+    compiled: dict = field(default_factory=dict, repr=False)
 
 
 # -- loading -------------------------------------------------------------------------------------
@@ -305,13 +308,26 @@ def slug(text) -> str:
     return re.sub(r"[^a-z0-9]+", "-", str(text).lower()).strip("-")
 
 
-@lru_cache(maxsize=4096)
-def _compile(env_id: int, source: str, as_expression: bool):
-    env = _ENVS[env_id]
-    return env.compile_expression(source) if as_expression else env.from_string(source)
+def _compile(env, source: str, tree=None):
+    """A template string as a callable(variables): a lone `{{ expression }}` keeps its native type
+    (a number stays a number), anything else renders to text. `tree`: the source already parsed."""
+    from jinja2 import nodes
 
+    match = _EXPR.match(source)
+    if match and "{{" not in match.group(1):
+        expression = None
+        output = tree.body[0] if tree is not None and len(tree.body) == 1 else None
+        if isinstance(output, nodes.Output) and len(output.nodes) == 1 \
+                and not isinstance(output.nodes[0], nodes.TemplateData):
+            from jinja2.environment import TemplateExpression
 
-_ENVS: dict[int, Any] = {}
+            # what compile_expression builds, from the tree the check parsed (no second parse)
+            body = [nodes.Assign(nodes.Name("result", "store"), output.nodes[0], lineno=1)]
+            expression = TemplateExpression(env.from_string(nodes.Template(body, lineno=1)), True)
+        expression = expression or env.compile_expression(match.group(1))
+        return lambda variables: expression(**variables)
+    template = env.from_string(tree if tree is not None else source)
+    return lambda variables: template.render(**variables)
 
 
 class Context:
@@ -324,7 +340,6 @@ class Context:
         if variables:
             self.vars.update(variables)
         self.memo: dict = {}
-        _ENVS[id(layouts.env)] = layouts.env
 
     def child(self, **variables) -> Context:
         ctx = Context.__new__(Context)
@@ -344,10 +359,10 @@ class Context:
         return raw
 
     def _evaluate(self, raw: str):
-        match = _EXPR.match(raw)
-        if match and "{{" not in match.group(1):
-            return _compile(id(self.layouts.env), match.group(1), True)(**self.vars)
-        return _compile(id(self.layouts.env), raw, False).render(**self.vars)
+        compiled = self.layouts.compiled.get(raw)
+        if compiled is None:
+            compiled = self.layouts.compiled[raw] = _compile(self.layouts.env, raw)
+        return compiled(self.vars)
 
     def text(self, raw) -> str:
         value = self.value(raw)
@@ -489,7 +504,9 @@ def _check_templates(element, where, fields, issues, layouts, loop_vars=frozense
             continue
         try:
             tree = layouts.env.parse(value)
-        except TemplateSyntaxError as exc:
+            if value not in layouts.compiled:
+                layouts.compiled[value] = _compile(layouts.env, value, tree)
+        except TemplateSyntaxError as exc:   # TemplateAssertionError (an unknown filter) included
             issues.add(element.line_of(key), f"{where}.{key}", f"template error: {exc.message}")
             continue
         for node in tree.find_all(nodes.Getattr):

@@ -45,22 +45,78 @@ def register_font(name: str, path: str) -> None:
     _REGISTERED.add(name)
 
 
-def _colour(canvas, colour, fill: bool) -> None:
-    r, g, b, a = colour
-    if fill:
-        canvas.setFillColorRGB(r / 255, g / 255, b / 255, alpha=a / 255)
-    else:
-        canvas.setStrokeColorRGB(r / 255, g / 255, b / 255, alpha=a / 255)
+KAPPA = 0.5522847498   # control-point distance of a Bezier quarter circle, as a fraction of its radius
 
 
-def _set_paint(canvas, item) -> tuple[int, int]:
-    """Set fill and stroke for a shape; returns ReportLab's (stroke, fill) flags."""
-    if item.fill:
-        _colour(canvas, item.fill, True)
-    if item.stroke:
-        _colour(canvas, item.stroke, False)
-        canvas.setLineWidth(item.stroke_width * MM)
-    return int(bool(item.stroke)), int(bool(item.fill))
+def fp_str(*values: float) -> str:
+    """Numbers for the content stream: 1/100 pt (0.0035 mm) is far below what a printer shows."""
+    return " ".join([f"{v:.2f}" for v in values])
+
+
+class _Pen:
+    """Writes shapes as PDF operators and sets colours, alphas and line widths only when they change.
+
+    ReportLab's path and colour objects cost more Python time than drawing itself; a card has
+    a few dozen items, and every distinct card is drawn once per document as a form.
+    """
+
+    def __init__(self, canvas):
+        self.canvas = canvas
+        self.code = canvas._code           # the stream under construction (what addLiteral appends to)
+        self.out = self.code               # where colours go: the stream, or the open text object
+        self.fill = self.stroke = self.width = None
+        self.fill_alpha = self.stroke_alpha = None
+
+    def set_fill(self, colour) -> None:
+        r, g, b, a = colour
+        if (r, g, b) != self.fill:
+            self.fill = (r, g, b)
+            self.out.append(f"{fp_str(r / 255, g / 255, b / 255)} rg")
+        if a != self.fill_alpha:
+            self.fill_alpha = a
+            self.canvas.setFillAlpha(a / 255)
+
+    def set_stroke(self, colour, width: float) -> None:
+        r, g, b, a = colour
+        if (r, g, b) != self.stroke:
+            self.stroke = (r, g, b)
+            self.code.append(f"{fp_str(r / 255, g / 255, b / 255)} RG")
+        if a != self.stroke_alpha:
+            self.stroke_alpha = a
+            self.canvas.setStrokeAlpha(a / 255)
+        if width != self.width:
+            self.width = width
+            self.code.append(f"{fp_str(width)} w")
+
+    def paint(self, item) -> str:
+        """Set up fill and stroke for a shape; the operator that paints its path."""
+        if item.fill:
+            self.set_fill(item.fill)
+        if item.stroke:
+            self.set_stroke(item.stroke, item.stroke_width * MM)
+        return ("B" if item.fill else "S") if item.stroke else ("f" if item.fill else "n")
+
+
+def _round_rect(x: float, y: float, w: float, h: float, r: float) -> str:
+    r = min(r, w / 2, h / 2)
+    k = r * KAPPA
+    right, top = x + w, y + h
+    return (f"{fp_str(x + r, y)} m {fp_str(right - r, y)} l "
+            f"{fp_str(right - r + k, y, right, y + r - k, right, y + r)} c {fp_str(right, top - r)} l "
+            f"{fp_str(right, top - r + k, right - r + k, top, right - r, top)} c {fp_str(x + r, top)} l "
+            f"{fp_str(x + r - k, top, x, top - r + k, x, top - r)} c {fp_str(x, y + r)} l "
+            f"{fp_str(x, y + r - k, x + r - k, y, x + r, y)} c h")
+
+
+def _ellipse(x: float, y: float, w: float, h: float) -> str:
+    rx, ry = w / 2, h / 2
+    cx, cy = x + rx, y + ry
+    kx, ky = rx * KAPPA, ry * KAPPA
+    return (f"{fp_str(cx + rx, cy)} m "
+            f"{fp_str(cx + rx, cy + ky, cx + kx, cy + ry, cx, cy + ry)} c "
+            f"{fp_str(cx - kx, cy + ry, cx - rx, cy + ky, cx - rx, cy)} c "
+            f"{fp_str(cx - rx, cy - ky, cx - kx, cy - ry, cx, cy - ry)} c "
+            f"{fp_str(cx + kx, cy - ry, cx + rx, cy - ky, cx + rx, cy)} c h")
 
 
 def draw_face(canvas, face: Face, left: float, top: float, clip: str = "bleed") -> None:
@@ -77,6 +133,10 @@ def draw_face(canvas, face: Face, left: float, top: float, clip: str = "bleed") 
         path.rect(left - margin * MM, top - (face.height + margin) * MM, (face.width + 2 * margin) * MM,
                   (face.height + 2 * margin) * MM)
         canvas.clipPath(path, stroke=0, fill=0)
+    pen = _Pen(canvas)
+    code = pen.code
+    text = None          # consecutive runs share one text object (BT ... ET)
+    font = None
 
     def X(x: float) -> float:
         return left + x * MM
@@ -85,37 +145,50 @@ def draw_face(canvas, face: Face, left: float, top: float, clip: str = "bleed") 
         return top - y * MM
 
     for item in face.items:
-        if isinstance(item, Rect):
-            stroke, fill = _set_paint(canvas, item)
-            args = (X(item.x), Y(item.y + item.h), item.w * MM, item.h * MM)
-            if item.radius > 0:
-                canvas.roundRect(*args, item.radius * MM, stroke=stroke, fill=fill)
-            else:
-                canvas.rect(*args, stroke=stroke, fill=fill)
-        elif isinstance(item, Run):
+        if isinstance(item, Run):
             register_font(item.font_name, item.font)
-            _colour(canvas, item.colour, True)
-            canvas.setFont(item.font_name, item.size)
-            canvas.drawString(X(item.x), Y(item.y), item.text)
+            if text is not None and item.colour[3] != pen.fill_alpha:
+                canvas.drawText(text)            # an alpha change is a graphics-state operator:
+                text, pen.out = None, code       # it goes between text objects, not inside one
+            if text is None:
+                pen.set_fill(item.colour)        # colour and alpha before BT
+                text, font = canvas.beginText(), None
+                pen.out = text._code
+            else:
+                pen.set_fill(item.colour)        # a colour change inside the text object
+            if (item.font_name, item.size) != font:
+                font = (item.font_name, item.size)
+                text.setFont(item.font_name, item.size)
+            text.setTextOrigin(X(item.x), Y(item.y))
+            text.textOut(item.text)
+            continue
+        if text is not None:
+            canvas.drawText(text)
+            text, pen.out = None, code
+        if isinstance(item, Rect):
+            op = pen.paint(item)
+            x, y, w, h = X(item.x), Y(item.y + item.h), item.w * MM, item.h * MM
+            if item.radius > 0:
+                code.append(f"{_round_rect(x, y, w, h, item.radius * MM)} {op}")
+            else:
+                code.append(f"{fp_str(x, y, w, h)} re {op}")
         elif isinstance(item, Line):
-            _colour(canvas, item.colour, False)
-            canvas.setLineWidth(item.width * MM)
-            canvas.line(X(item.x1), Y(item.y1), X(item.x2), Y(item.y2))
+            pen.set_stroke(item.colour, item.width * MM)
+            code.append(f"{fp_str(X(item.x1), Y(item.y1))} m {fp_str(X(item.x2), Y(item.y2))} l S")
         elif isinstance(item, Ellipse):
-            stroke, fill = _set_paint(canvas, item)
-            canvas.ellipse(X(item.x), Y(item.y + item.h), X(item.x + item.w), Y(item.y),
-                           stroke=stroke, fill=fill)
+            op = pen.paint(item)
+            code.append(f"{_ellipse(X(item.x), Y(item.y + item.h), item.w * MM, item.h * MM)} {op}")
         elif isinstance(item, Polygon):
-            stroke, fill = _set_paint(canvas, item)
-            path = canvas.beginPath()
+            op = pen.paint(item)
             first, *rest = item.points
-            path.moveTo(X(first[0]), Y(first[1]))
-            for x, y in rest:
-                path.lineTo(X(x), Y(y))
-            path.close()
-            canvas.drawPath(path, stroke=stroke, fill=fill)
+            segments = " ".join(f"{fp_str(X(x), Y(y))} l" for x, y in rest)
+            code.append(f"{fp_str(X(first[0]), Y(first[1]))} m {segments} h {op}")
         elif isinstance(item, Picture):
             _draw_picture(canvas, item, X(item.x), Y(item.y + item.h))
+            pen = _Pen(canvas)                   # the picture's own save/restore: state unknown
+            code = pen.code
+    if text is not None:
+        canvas.drawText(text)
     canvas.restoreState()
 
 
