@@ -371,6 +371,9 @@ class Context:
         return str(value)
 
     def number(self, raw, where: str) -> float:
+        kind = type(raw)
+        if kind is float or kind is int:      # a literal: most numbers in a layout are
+            return float(raw)
         value = self.value(raw)
         if isinstance(value, str):
             try:
@@ -390,6 +393,8 @@ class Context:
         return bool(value)
 
     def colour(self, raw, where: str) -> Colour | None:
+        if type(raw) is str and raw in self.layouts.colours:    # a named colour, the usual case
+            return self.layouts.colours[raw]
         value = self.value(raw)
         if value is None or _is_undefined(value) or value in ("none", ""):
             return None
