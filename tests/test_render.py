@@ -192,3 +192,22 @@ def test_translucent_colours_survive_inside_pdf_forms():
     image = pdfium.PdfDocument(buffer.getvalue())[0].render(scale=2).to_pil()
     r, g, b = image.getpixel((20, image.height - 20))[:3]
     assert r == 255 and 180 < g < 210 and 180 < b < 210
+
+
+def test_several_games_render_in_one_command_and_a_broken_one_does_not_stop_the_others(dojo, tmp_path):
+    import subprocess
+    import sys
+
+    layouts = dojo / "layouts.yaml"
+    layouts.write_text(layouts.read_text().replace("style: flavour, field: flavour}",
+                                                   "style: flavor, field: flavour}"))
+    out = tmp_path / "out"
+    result = subprocess.run([sys.executable, "-m", "cardgen", "render", str(dojo), "combo-fighter",
+                             "--out", str(out), "--jobs", "2"], cwd=ROOT, capture_output=True, text=True,
+                            timeout=300)
+    assert result.returncode == 2, result.stderr
+    assert "Traceback" not in result.stderr
+    assert f"{layouts}:" in result.stderr and "no style 'flavor'" in result.stderr
+    assert result.stdout.startswith("combo-fighter: ") and " drawn, 0 unchanged" in result.stdout
+    assert len(list((out / "combo-fighter" / "cards").glob("*.png"))) == len(load_game("combo-fighter").cards)
+    assert not (out / "dojo-duel").exists()
