@@ -556,3 +556,16 @@ def test_parallel_documents_are_the_same_bytes_as_serial_ones(tmp_path, monkeypa
         assert forked, "60 distinct cards on two cores: the PDFs are written in parallel"
     for a, b in zip(serial, parallel, strict=True):
         assert a.read_bytes() == b.read_bytes(), a.name
+
+
+def test_a_fighters_deck_prints_its_shared_moves_on_the_fighters_back():
+    from cardgen.sheets import prepare
+
+    deck = load_deck(ROOT / "content" / "combo-fighter" / "decks" / "amaya-sol.yaml")
+    shared = [e.name for e in deck.entries if not e.card.fields.get("character")]
+    assert shared, "the deck should hold shared moves for this test to mean anything"
+    load, _ = prepare(deck.game, deck, jobs=1)
+    assert {back.name for back in load.backs} == {"back: amaya-sol"}
+    whole, _ = prepare(deck.game, None, jobs=1)       # the whole set: shared moves keep the default
+    by_card = {face.name: back.name for face, back in zip(whole.faces, whole.backs, strict=True)}
+    assert {by_card[name] for name in shared} == {"back: default"}

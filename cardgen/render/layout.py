@@ -542,9 +542,12 @@ def layout_face(layouts: Layouts, card: Card) -> Face:
     return face
 
 
-def back_name(layouts: Layouts, card: Card | None) -> str:
+def back_name(layouts: Layouts, card: Card | None, deck=None) -> str:
+    """Which back a card gets: `back_for` reads the card and, when a deck is printed, the deck
+    (`deck.character`, `deck.name`...), so a shared card takes the back of the deck it is in."""
     if card is not None and layouts.back_for:
-        name = Context(layouts, card).text(layouts.back_for).strip()
+        view = {**deck.fields, "name": deck.name} if deck is not None else {}
+        name = Context(layouts, card, {"deck": view}).text(layouts.back_for).strip()
         if name in layouts.backs:
             return name
         if "default" not in layouts.backs:

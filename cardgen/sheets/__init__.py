@@ -77,7 +77,7 @@ def prepare(game: Game, deck: Deck | None = None, with_backs: bool = True, cache
 
     layouts = layouts or load_layouts(game)
     wanted = print_list(game, deck)
-    faces, backs = lay_out(layouts, [card for card, _ in wanted], with_backs, cache, jobs)
+    faces, backs = lay_out(layouts, [card for card, _ in wanted], with_backs, cache, jobs, deck)
     title = game.name if deck is None else f"{game.name}: {deck.name}"
     load = Deckload(title, [], [])
     for card, count in wanted:

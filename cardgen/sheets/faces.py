@@ -31,9 +31,9 @@ CACHE_FORMAT = 1
 
 
 def lay_out(layouts: Layouts, cards: list[Card], with_backs: bool, cache: Path | None = None,
-            jobs: int | None = None) -> tuple[dict[str, Face], dict[str, Face | None]]:
-    """Faces by card name, and each card's back (None without backs). Raises ContentError listing
-    every card that cannot be laid out."""
+            jobs: int | None = None, deck=None) -> tuple[dict[str, Face], dict[str, Face | None]]:
+    """Faces by card name, and each card's back (None without backs; chosen for `deck` when one
+    is printed). Raises ContentError listing every card that cannot be laid out."""
     from cardgen.render import cache_key
 
     keys = {card.name: cache_key(layouts, card) for card in cards}
@@ -55,7 +55,7 @@ def lay_out(layouts: Layouts, cards: list[Card], with_backs: bool, cache: Path |
         by_name: dict[str, Face] = {}
         for card in cards:
             try:
-                which = back_name(layouts, card)
+                which = back_name(layouts, card, deck)
                 if which not in by_name:
                     by_name[which] = layout_back(layouts, which)
                 backs[card.name] = by_name[which]
