@@ -185,7 +185,7 @@ def _launch(job: _Job, jobs: int | None):
     import multiprocessing
 
     # Small chunks: when the last ones run, no core idles long waiting for the other.
-    chunk = max(2, len(tasks) // (jobs * 12))
+    chunk = max(2, len(tasks) // (jobs * 32))
     chunks = [(tasks[i:i + chunk], out_dir) for i in range(0, len(tasks), chunk)]
     if sys.platform != "win32":
         # Forked workers inherit the loaded game, layouts, fonts and compiled expressions.
