@@ -149,13 +149,11 @@ FL_AMPHIBIOUS, FL_TOXIC, FL_SMART, FL_SNEAKY, FL_CRITICAL, FL_ELECTRO, FL_SCHOOL
 _ZERO12 = (0,) * 12
 _ZERO5 = (0,) * 5
 _ZERO4 = (0,) * 4
+_NO_CD = [0, 0, 0, 0]          # a Fish's cooldowns when none runs (compared against, never changed)
+_NONE = frozenset()
+INF = 1 << 30                  # an Experience price nothing can pay (not possible now)
 N_HIDE, N_JUMP, N_POIS, N_CPOIS = (NUM_INDEX[k] for k in ("Hide", "Jump", "Poisonous",
                                                           "Counter Poison"))
-# Lanes of a packed card: 4 stats (biased), the numerals, the resists, flag and immune counts.
-LANE, BIAS = 10, 32
-R0 = 4 + len(NUMERALS)
-F0 = R0 + 5
-I0 = F0 + len(FLAGS)
 NUM_ATTR = {"Armor": "armor", "Bait": "bait", "Counter Attack": "counter",
             "Counter Poison": "cpois", "Fear": "fear", "Hide": "hide", "Jump": "jump",
             "Poisonous": "pois", "Ram": "ram", "Regeneration": "regen", "Shock": "shock",
@@ -179,6 +177,17 @@ RAM = tuple(("ram", q) for q in range(8))
 BAIT = tuple(("bait", q) for q in range(8))
 SCHOOL = tuple(("school", q) for q in range(8))
 JUMP = tuple(("jump", r) for r in range(8))
+# Sets of Fish are bit masks (bit q: Fish q; 2 to 6 Fish), so the legal actions need no scan of
+# every Fish. MASK_BITS[mask]: the Fish in the set. NEXT_ALIVE[mask][p]: the next Fish clockwise
+# after p in the set. STRIKES[kind][mask]: the Attack and Ram actions on the set, by what the
+# attacker can do (kind 1: Attack, 2: Ram, 3: both).
+MASK_BITS = tuple(tuple(q for q in range(6) if m >> q & 1) for m in range(64))
+NEXT_ALIVE = tuple(tuple(next(((p + k) % 6 for k in range(1, 7) if m >> ((p + k) % 6) & 1), -1)
+                         for p in range(6)) for m in range(64))
+STRIKES = (None,
+           *(tuple(tuple(a for q in MASK_BITS[m] for a in ((ATTACK[q],) if kind & 1 else ())
+                         + ((RAM[q],) if kind & 2 else ()))
+                   for m in range(64)) for kind in (1, 2, 3)))
 
 # The grammar of a card's `text:` (anything its `abilities` do not say): sentences, each one of
 # these patterns. Each match becomes the same effects an ability or a stat field would give.
@@ -200,7 +209,7 @@ class Stats:
     __slots__ = ("level", "die", "fer", "surv", "leth", "hp", "armor", "counter", "pois", "cpois",
                  "stun", "fear", "hide", "jump", "ram", "regen", "shock", "bait", "smart",
                  "sneaky", "crit", "electro", "school", "res", "imm", "cd", "flags", "key",
-                 "roll", "special")
+                 "roll", "special", "raw", "rimm")
 
 
 class Fish:
@@ -235,22 +244,23 @@ class Config:
 
     __slots__ = ("n", "slots", "turn_exp", "wipe_bonus", "step", "skip", "chart", "cap", "bmax",
                  "skipcost", "blev", "ilev", "icost", "iloc", "ids", "iadapt", "iname",
-                 "team", "nteams", "school_battle", "multi", "ct", "seats", "variants", "total")
+                 "team", "nteams", "school_battle", "multi", "ct", "seats", "variants", "total",
+                 "bbit", "above", "body_at", "price", "fullprice", "adaptprice", "foes", "islot",
+                 "ischool")
 
 
 class AdaptState:
     __slots__ = ("rng", "cfg", "fish", "exp", "stream", "deck", "discard", "turn", "phase",
                  "chooser", "resume", "removed", "attacked", "wiped", "blocked", "over", "win",
                  "turnno", "forced", "rsdue", "legal", "last", "queue", "first", "rslog", "rolls",
-                 "quiet")
+                 "quiet", "alive", "air")
 
 
 def _shuffle(rng, cards):
     """Fisher-Yates on rng.random(): the same order for the same seed, faster than rng.shuffle."""
     rnd = rng.random
-    n = len(cards)
-    # The draws do not depend on the swaps, so take them all first (the same sequence).
-    for i, j in zip(range(n - 1, 0, -1), [int(rnd() * k) for k in range(n, 1, -1)], strict=True):
+    for i in range(len(cards) - 1, 0, -1):
+        j = int(rnd() * (i + 1))
         cards[i], cards[j] = cards[j], cards[i]
 
 
@@ -259,27 +269,6 @@ def _die_sides(value) -> int:
         return int(value[1:])
     return 0
 
-
-
-def _blocks_wipe(fish, p, bodies, blev, bmax) -> bool:
-    """True when a Body level in the stream (`bodies`) is one another living Fish could Adapt at
-    once as a step up, and that Fish holds no Body of that Level or higher in its PGP."""
-    q = -1
-    for g in fish:
-        q += 1
-        if q == p or not g.alive:
-            continue
-        level = g.s.level
-        top = bmax[level]
-        for lv in bodies:
-            if level < lv <= top:
-                held = level
-                for x in g.pgp:
-                    if blev[x] > held:
-                        held = blev[x]
-                if held < lv:
-                    return True
-    return False
 
 class AdaptEngine(Engine):
     game_id = "adapt"
@@ -340,6 +329,7 @@ class AdaptEngine(Engine):
         self.cap_eff = [c or 1 << 62 for c in self.cap_list]       # 0: no cap
         self.vec = self._card_vectors()
         self._stats_cache: dict = {}
+        self._numerals_cache: dict = {}
         self._config_cache: dict = {}
         self.guppy_s = self._stats(-1, (-1,) * 8)
 
@@ -461,34 +451,51 @@ class AdaptEngine(Engine):
         s = self._stats_cache.get(key)
         return s if s is not None else self._stats_key(key)
 
-    def _stats_key(self, key) -> Stats:
+    def _stats_key(self, key, base=None, slot=0) -> Stats:
+        """The Stats of key (Body type, 8 part types). `base`: the Stats of the same key with
+        another card in `slot` (an Adapt): when that card brought no flag, immunity or cooldown,
+        its sums are moved by the two cards' difference instead of summed over all nine."""
         cache = self._stats_cache
         if len(cache) > 20000:
             cache.clear()
         body = key[0]
         s = Stats()
         if body < 0:
-            fer, surv, leth, hp = self.guppy_stats
             s.level = s.die = 0
         else:
             s.level, s.die = self.level[body], self.die[body]
-            fer = surv = leth = hp = 0
-        num = None
-        flags = imm = 0
-        res = None
-        cd = None
         vec = self.vec
-        for t in key:
-            if t < 0:
-                continue
-            a, b, c, d, n, fl, r, im, co = vec[t]
+        if base is not None:
+            old = base.key[slot]
+            if old >= 0:
+                a, b, c, d, n, fl, r, im, co = vec[old]
+                if fl or im or co:
+                    base = None                    # a flag cannot be subtracted: sum them all
+            elif slot:
+                a = b = c = d = 0
+                n = r = ()
+            else:
+                a, b, c, d = self.guppy_stats       # a Guppy's numbers give way to a Body's
+                n = r = ()
+        if base is not None:
+            fer, surv, leth, hp = base.fer - a, base.surv - b, base.leth - c, base.hp - d
+            num = base.raw
+            res = list(base.res) if r or base.res is not _ZERO5 else None
+            if n:
+                num = num[:]                     # (never None: the old card counted in it)
+                for i, x in n:
+                    num[i] -= x
+                if r:
+                    for i, x in r:
+                        res[i] -= x
+            flags, imm, cd = base.flags, base.rimm, base.cd
+            a, b, c, d, n, fl, r, im, co = vec[key[slot]]
             fer += a
             surv += b
             leth += c
             hp += d
             if n:
-                if num is None:
-                    num = [0] * 12
+                num = [0] * 12 if num is None else num[:]
                 for i, x in n:
                     num[i] += x
                 if r:
@@ -497,32 +504,51 @@ class AdaptEngine(Engine):
                     for i, x in r:
                         res[i] += x
                 if co:
-                    if cd is None:
-                        cd = [0, 0, 0, 0]
+                    cd = list(cd)
                     for i, x in co:
                         if x > cd[i]:
                             cd[i] = x
             flags |= fl
             imm |= im
+        else:
+            fer, surv, leth, hp = self.guppy_stats if body < 0 else _ZERO4
+            num = None
+            flags = imm = 0
+            res = None
+            cd = None
+            for t in key:
+                if t < 0:
+                    continue
+                a, b, c, d, n, fl, r, im, co = vec[t]
+                fer += a
+                surv += b
+                leth += c
+                hp += d
+                if n:
+                    if num is None:
+                        num = [0] * 12
+                    for i, x in n:
+                        num[i] += x
+                    if r:
+                        if res is None:
+                            res = [0, 0, 0, 0, 0]
+                        for i, x in r:
+                            res[i] += x
+                    if co:
+                        if cd is None:
+                            cd = [0, 0, 0, 0]
+                        for i, x in co:
+                            if x > cd[i]:
+                                cd[i] = x
+                flags |= fl
+                imm |= im
         s.fer, s.surv, s.leth, s.hp = fer, surv, leth, hp
         if num is None:
             (s.armor, s.bait, s.counter, s.cpois, s.fear, s.hide, s.jump, s.pois, s.ram, s.regen,
              s.shock, s.stun) = _ZERO12
         else:
-            if flags & AMPH_TOXIC:
-                if flags & FL_AMPHIBIOUS:
-                    if num[N_HIDE]:
-                        num[N_HIDE] += 1
-                    if num[N_JUMP]:
-                        num[N_JUMP] += 1
-                if flags & FL_TOXIC:
-                    if num[N_POIS]:
-                        num[N_POIS] += self.toxic_bonus
-                    if num[N_CPOIS]:
-                        num[N_CPOIS] += self.toxic_bonus
             (s.armor, s.bait, s.counter, s.cpois, s.fear, s.hide, s.jump, s.pois, s.ram, s.regen,
-             s.shock, s.stun) = [0 if x <= 0 else (x if x <= m else m)
-                                 for x, m in zip(num, self.cap_eff, strict=True)]
+             s.shock, s.stun) = self._numerals(num, flags & AMPH_TOXIC)
         if flags:
             s.smart = 1 if flags & FL_SMART else 0
             s.sneaky = 1 if flags & FL_SNEAKY else 0
@@ -532,9 +558,10 @@ class AdaptEngine(Engine):
         else:
             s.smart = s.sneaky = 0
             s.crit = s.electro = s.school = False
+        s.res = _ZERO5 if res is None else tuple(res)
+        s.raw, s.rimm = num, imm          # the plain sums, for the next Stats built from this one
         if s.shock:
             imm |= IM_SHOCK          # a Fish with Shock is Immune to Shock
-        s.res = _ZERO5 if res is None else tuple(res)
         s.imm = imm
         s.cd = _ZERO4 if cd is None else tuple(cd)
         s.flags = flags
@@ -543,6 +570,30 @@ class AdaptEngine(Engine):
         s.special = bool(s.hide or s.bait or s.jump)
         cache[key] = s
         return s
+
+    def _numerals(self, num, amph_toxic):
+        """The effective numerals from their sums: the Amphibious and Toxic bonuses, then the
+        caps. Cached: far fewer sums than Fish (the clamping was a third of a Stats miss)."""
+        key = (*num, amph_toxic)
+        out = self._numerals_cache.get(key)
+        if out is not None:
+            return out
+        num = num[:]                   # (the caller keeps the plain sums)
+        if amph_toxic & FL_AMPHIBIOUS:
+            if num[N_HIDE]:
+                num[N_HIDE] += 1
+            if num[N_JUMP]:
+                num[N_JUMP] += 1
+        if amph_toxic & FL_TOXIC:
+            if num[N_POIS]:
+                num[N_POIS] += self.toxic_bonus
+            if num[N_CPOIS]:
+                num[N_CPOIS] += self.toxic_bonus
+        out = tuple([0 if x <= 0 else (x if x <= m else m)
+                     for x, m in zip(num, self.cap_eff, strict=True)])
+        if len(self._numerals_cache) < 50000:
+            self._numerals_cache[key] = out
+        return out
 
     def _abilities(self, s) -> dict:
         """A Stats object's abilities as {name: effective score or true}, for observe."""
@@ -629,6 +680,8 @@ class AdaptEngine(Engine):
         if "kids" in variants or "sailfish" in variants:
             cfg.step = 2
         cfg.bmax = [max(self.guppy_max, cfg.step)] + [bl + cfg.step for bl in range(1, 6)]
+        # The Body Levels (as bits) a Fish of each Level could Adapt at once as a step up.
+        cfg.above = [max(0, (2 << top) - (2 << level)) for level, top in enumerate(cfg.bmax)]
         cfg.skipcost = [[sum(cfg.skip * k for k in range(bl + 1, lv)) if bl and cfg.skip else 0
                          for lv in range(12)] for bl in range(6)]
         charts = (t.get("random_selection") or {}).get("charts") or {}
@@ -652,6 +705,9 @@ class AdaptEngine(Engine):
             cfg.team = tuple(range(players))
             cfg.cap = self.exp_cap
         cfg.multi = "multi-auto-adapt" in variants
+        # By team: the Fish of the other teams, as a bit mask.
+        cfg.foes = [sum(1 << q for q in range(players) if cfg.team[q] != tm)
+                    for tm in range(cfg.nteams)]
         cfg.seats = list(seats or self._seat_names(players))
         return cfg
 
@@ -664,7 +720,31 @@ class AdaptEngine(Engine):
         cfg.iloc = [self.loc[t] for t in cfg.ct]
         cfg.ids = list(range(cfg.total))
         cfg.iadapt = [self.adapt_action[t] for t in cfg.ct]
-        cfg.iname = [self.names[t] for t in cfg.ct]
+        cfg.iname = [self.names[t] for t in cfg.ct] + [None]
+        cfg.islot = [0 if self.is_body[t] else self.loc[t] + 1 for t in cfg.ct]  # 0: the Body
+        cfg.ischool = [self.has_school[t] for t in cfg.ct] + [False]
+        cfg.bbit = [1 << lv if lv else 0 for lv in cfg.blev]     # a Body's Level as one bit
+        cfg.body_at = {}
+        for c, t in enumerate(cfg.ct):
+            if self.is_body[t]:
+                cfg.body_at.setdefault(self.level[t], set()).add(c)
+        cfg.body_at = {lv: frozenset(ids) for lv, ids in cfg.body_at.items()}
+        # By the Fish's Body Level and card instance: the Experience Adapting it takes (as
+        # _adapt_cost: a Body's skipped-Level price; INF: not now). What a Buy needs, by instance
+        # (the last entry: an empty slot): its cost; with a full PGP the card must be Adapted at
+        # once, so its cost plus that price.
+        cfg.adaptprice = []
+        for bl in range(len(cfg.bmax)):
+            row = []
+            for c, lv in enumerate(cfg.ilev):
+                if cfg.blev[c]:
+                    row.append(cfg.skipcost[bl][lv] if lv <= cfg.bmax[bl] else INF)
+                else:
+                    row.append(0 if lv <= bl + self.part_margin else INF)
+            cfg.adaptprice.append(row)
+        cfg.price = cfg.icost + [INF]
+        cfg.fullprice = [[k + a if a < INF else INF for k, a in zip(cfg.icost, row, strict=True)]
+                         + [INF] for row in cfg.adaptprice]
 
     def _deck_types(self, cards, variants, boxes):
         if cards is None:
@@ -716,6 +796,8 @@ class AdaptEngine(Engine):
         st.rslog = []
         st.rolls = []
         st.quiet = 0
+        st.alive = (1 << cfg.n) - 1     # the living Fish, as bits
+        st.air = 0                      # the Fish in the air (jumping), as bits
         return st
 
     def _new_fish(self) -> Fish:
@@ -826,12 +908,10 @@ class AdaptEngine(Engine):
         if ph == P_ACTION:
             acts = self._action_list(st)
         elif ph == P_SECOND:
-            acts = self._adapt_buy(st, st.turn)
+            acts = self._adapt_buy(st, st.turn, st.fish[st.turn])[0]
             acts.append(END)
         elif ph == P_SCHOOL:
-            p = st.turn
-            team = st.cfg.team
-            acts = [SCHOOL[q] for q, f in enumerate(st.fish) if f.alive and team[q] != team[p]]
+            acts = [SCHOOL[q] for q in MASK_BITS[st.alive & st.cfg.foes[st.cfg.team[st.turn]]]]
             acts.append(END)
         else:
             acts = [CHOOSE[i] for i, c in enumerate(st.stream) if c >= 0]
@@ -849,129 +929,100 @@ class AdaptEngine(Engine):
         extra = cfg.skipcost[bl][lvl]
         return extra if extra <= exp else -1
 
-    def _adapt_buy(self, st, p) -> list:
-        """The Adapt-from-PGP and Buy actions open to Fish p, in that order."""
+    def _adapt_buy(self, st, p, f):
+        """(the Adapt-from-PGP and Buy actions open to Fish p, in that order; the bit mask of the
+        Body Levels in the stream, bit L for a Level-L Body, which the Wipe rule reads)."""
         acts: list = []
         cfg = st.cfg
-        f = st.fish[p]
         e = st.exp[cfg.team[p]]
-        ilev, blev = cfg.ilev, cfg.blev
+        blev = cfg.blev
         bl = f.s.level
-        pmax = bl + self.part_margin
-        bmax = cfg.bmax[bl]
-        skip = cfg.skipcost[bl]
         pgp = f.pgp
-        tgp = bl
+        tgp = bl                     # the highest Body Level it has or holds in its PGP
         if pgp:
             iadapt = cfg.iadapt
+            aprice = cfg.adaptprice[bl]
             for c in pgp:
-                lv = ilev[c]
-                if blev[c]:
-                    if lv > tgp:
-                        tgp = lv
-                    if lv > bmax or skip[lv] > e:
-                        continue
-                elif lv > pmax:
-                    continue
-                a = iadapt[c]
-                if a not in acts:
-                    acts.append(a)
+                if blev[c] > tgp:
+                    tgp = blev[c]
+                if aprice[c] <= e:
+                    a = iadapt[c]
+                    if a not in acts:
+                        acts.append(a)
+        price = cfg.fullprice[bl] if len(pgp) >= self.pgp_max else cfg.price
+        bbit = cfg.bbit
+        useless = 2 << tgp           # a Body's bit below this: a Level it has or holds already
+        bm = 0
         others = -1
-        full = len(pgp) >= self.pgp_max
-        icost = cfg.icost
-        i = -1
-        for c in st.stream:
-            i += 1
-            if c < 0:
+        for i, c in enumerate(st.stream):
+            b = bbit[c]
+            bm |= b
+            if price[c] > e:
                 continue
-            k = icost[c]
-            if k > e:
-                continue
-            lv = blev[c]
-            if lv:
-                if tgp >= lv:
-                    if others < 0:
-                        others = 99
-                        q = -1
-                        for g in st.fish:
-                            q += 1
-                            if q != p and g.alive and g.s.level < others:
-                                others = g.s.level
-                    if others < lv:
-                        continue
-                if full and (lv > bmax or skip[lv] > e - k):
+            if b and b < useless:
+                # A Body it has no use for: only when no other Fish is below its Level.
+                if others < 0:
+                    others = 99
+                    for q in MASK_BITS[st.alive & ~(1 << p)]:
+                        level = st.fish[q].s.level
+                        if level < others:
+                            others = level
+                if b >> (others + 1):
                     continue
-            elif full and ilev[c] > pmax:
-                continue
             acts.append(BUY[i])
-        return acts
+        return acts, bm
 
     def _action_list(self, st):
         p = st.turn
         fish = st.fish
         f = fish[p]
         if f.jump > 0:
-            acts = self._adapt_buy(st, p)
-            return acts or [PASS]
+            return self._adapt_buy(st, p, f)[0] or [PASS]
+        if f.stun:
+            return self._adapt_buy(st, p, f)[0] or [RANDOM]
         s = f.s
         cfg = st.cfg
-        team = cfg.team
-        my = team[p]
-        blocked = st.blocked
-        bl = s.level
+        my = cfg.team[p]
         can_roll = s.roll
         cd = f.cd
-        stun = f.stun
-        if not stun:
-            # Baited: the Action must be an Attack on the Fish that Baited it, when one is possible.
-            b = f.bait
-            if b >= 0:
-                g = fish[b]
-                if g.alive and g.jump == 0 and not (blocked >> b) & 1:
-                    forced = []
-                    if can_roll:
-                        forced.append(ATTACK[b])
-                    if s.ram and not cd[SA_RAM]:
-                        forced.append(RAM[b])
-                    if forced:
-                        return forced
-        acts = self._adapt_buy(st, p)
-        e = st.exp[my]
-        blev = cfg.blev
-        bodies = [x for x in map(blev.__getitem__, st.stream) if x] or None   # for the Wipe rule
-        if stun:
-            return acts or [RANDOM]
         ram = s.ram and not cd[SA_RAM]
-        if can_roll or ram:
-            q = -1
-            for g in fish:
-                q += 1
-                if g.alive and team[q] != my and g.jump == 0 and not (blocked >> q) & 1:
-                    if can_roll:
-                        acts.append(ATTACK[q])
-                    if ram:
-                        acts.append(RAM[q])
+        # The Fish it can Attack: alive, not in the air, not hidden from it this Turn; foes.
+        reach = st.alive & ~st.air & ~st.blocked
+        targets = reach & cfg.foes[my]
+        # Baited: the Action must be an Attack on the Fish that Baited it, when one is possible.
+        b = f.bait
+        if b >= 0 and reach >> b & 1 and (can_roll or ram):
+            return list(STRIKES[can_roll + 2 * ram][1 << b])
+        acts, bm = self._adapt_buy(st, p, f)
+        if targets and (can_roll or ram):
+            acts += STRIKES[can_roll + 2 * ram][targets]
         if s.special:
-            if s.hide and not cd[SA_HIDE] and e >= bl:
+            e = st.exp[my]
+            if s.hide and not cd[SA_HIDE] and e >= s.level:
                 acts.append(HIDE)
             if s.bait and not cd[SA_BAIT] and e >= self.bait_cost:
-                acts.extend(BAIT[q] for q, g in enumerate(fish)
-                            if g.alive and team[q] != my and g.jump == 0 and not g.s.imm & IM_BAIT)
+                acts.extend(BAIT[q] for q in MASK_BITS[st.alive & ~st.air & cfg.foes[my]]
+                            if not fish[q].s.imm & IM_BAIT)
             if s.jump and not cd[SA_JUMP]:
                 acts.extend(JUMP[1:s.jump + 1])
-        # Wipe, unless a Body in the stream is one another Fish could Adapt at once as a step up
-        # (and that Fish holds no Body of that Level or higher in its PGP).
-        if bodies is not None and _blocks_wipe(fish, p, bodies, blev, cfg.bmax):
-            return acts or [RANDOM]
+        if bm:
+            # No Wipe while a Body in the stream is one another living Fish could Adapt at once as
+            # a step up (a Level in (its level, bmax[level]]), unless that Fish holds a Body of
+            # that Level or higher in its PGP.
+            above, blev = cfg.above, cfg.blev
+            for q in MASK_BITS[st.alive & ~(1 << p)]:
+                g = fish[q]
+                level = g.s.level
+                m = bm & above[level]
+                if m:
+                    held = level
+                    for x in g.pgp:
+                        if blev[x] > held:
+                            held = blev[x]
+                    if m >> (held + 1):
+                        return acts or [RANDOM]
         acts.append(WIPE)
         return acts
-
-    def _wipe_blocked(self, st, p):
-        """A Body in the stream another Fish could Adapt at once as a step up, unless that Fish
-        already holds a Body of that Level or higher in its PGP."""
-        blev = st.cfg.blev
-        bodies = [x for x in map(blev.__getitem__, st.stream) if x]
-        return bool(bodies) and _blocks_wipe(st.fish, p, bodies, blev, st.cfg.bmax)
 
     # -- applying actions ---------------------------------------------------------------------------
     def apply(self, st, action):
@@ -1037,6 +1088,7 @@ class AdaptEngine(Engine):
         elif kind == "jump":
             f = st.fish[p]
             f.jump = f.jlen = action[1]
+            st.air |= 1 << p
             self._after_action(st)
         elif kind == "random":
             if not self._rs_roll(st, p, RES_END):
@@ -1060,11 +1112,9 @@ class AdaptEngine(Engine):
         p = st.turn
         f = st.fish[p]
         if (f.s.school and f.alive and not st.attacked and not st.wiped and f.jump == 0
-                and f.sblock != st.turnno):
-            team = st.cfg.team
-            if any(g.alive and team[q] != team[p] for q, g in enumerate(st.fish)):
-                st.phase = P_SCHOOL
-                return
+                and f.sblock != st.turnno and st.alive & st.cfg.foes[st.cfg.team[p]]):
+            st.phase = P_SCHOOL
+            return
         self._end_turn(st)
 
     def _end_turn(self, st):
@@ -1092,27 +1142,11 @@ class AdaptEngine(Engine):
         if st.over:
             st.phase = P_OVER
             return
-        n = len(fish)
-        q = p + 1 if p + 1 < n else 0
-        while not fish[q].alive:
-            q = q + 1 if q + 1 < n else 0
-        self._next_turn(st, q)
+        self._next_turn(st, NEXT_ALIVE[st.alive][p])
 
     @staticmethod
     def _alive(st):
-        n = 0
-        for f in st.fish:
-            if f.alive:
-                n += 1
-        return n
-
-    def _next_alive(self, st, p):
-        n = st.cfg.n
-        fish = st.fish
-        q = (p + 1) % n
-        while not fish[q].alive:
-            q = (q + 1) % n
-        return q
+        return st.alive.bit_count()
 
     def _next_turn(self, st, p):
         fish = st.fish
@@ -1170,13 +1204,14 @@ class AdaptEngine(Engine):
                     else:
                         self._gain(st, p, gain)
                 cd = f.cd
-                if cd[0] or cd[1] or cd[2] or cd[3]:
+                if cd != _NO_CD:
                     for i in range(4):
                         if cd[i]:
                             cd[i] -= 1
                 if jumping:
                     f.jump -= 1
                     if f.jump == 0:
+                        st.air &= ~(1 << p)
                         f.splash = True
                         cd[SA_JUMP] = max(cd[SA_JUMP], f.jlen + 1)
                 if school_battle:
@@ -1190,7 +1225,7 @@ class AdaptEngine(Engine):
                 return
             # Defeated at the start of its Turn: the Turn ends, the stream still cycles.
             self._cycle(st)
-            p = self._next_alive(st, p)
+            p = NEXT_ALIVE[st.alive][p]
 
     def _gain(self, st, p, amount):
         f = st.fish[p]
@@ -1220,6 +1255,7 @@ class AdaptEngine(Engine):
         f.dmg += d
         if f.fragile or f.dmg > f.s.hp:
             f.alive = False
+            st.alive &= ~(1 << q)
 
     def _check_over(self, st):
         team = st.cfg.team
@@ -1236,30 +1272,26 @@ class AdaptEngine(Engine):
     # -- Adapting, Buying, the stream ---------------------------------------------------------------
     def _adapt(self, st, p, c):
         f = st.fish[p]
-        t = st.cfg.ct[c]
-        if self.is_body[t]:
-            old = f.body
-            if old >= 0:
-                f.under.append(old)
-            f.body = c
-            slot = 0
+        cfg = st.cfg
+        slot = cfg.islot[c]
+        if slot:
+            old = f.parts[slot - 1]
+            f.parts[slot - 1] = c
         else:
-            i = self.loc[t]
-            old = f.parts[i]
-            if old >= 0:
-                f.under.append(old)
-            f.parts[i] = c
-            slot = i + 1
+            old = f.body
+            f.body = c
+        if old >= 0:
+            f.under.append(old)
         st.quiet = 0
-        has_school = self.has_school
-        if has_school[t] or (old >= 0 and has_school[st.cfg.ct[old]]):
+        ischool = cfg.ischool
+        if ischool[c] or ischool[old]:
             f.sblock = st.turnno
         key = list(f.s.key)
-        key[slot] = t
+        key[slot] = cfg.ct[c]
         key = tuple(key)
         s = self._stats_cache.get(key)
         if s is None:
-            s = self._stats_key(key)
+            s = self._stats_key(key, f.s, slot)
         f.s = s
         # Adapting never defeats a Fish: above its Health it is 1 Damage from defeat.
         f.fragile = f.dmg > s.hp
@@ -1281,19 +1313,8 @@ class AdaptEngine(Engine):
         st.removed = True
         tm = cfg.team[p]
         e = st.exp[tm] - cfg.icost[c]
-        # The extra Experience to Adapt it now (as _adapt_cost), or -1: it waits in the PGP.
-        lv = cfg.ilev[c]
-        bl = f.s.level
-        if self.is_body[cfg.ct[c]]:
-            if lv > cfg.bmax[bl]:
-                extra = -1
-            else:
-                extra = cfg.skipcost[bl][lv]
-                if extra > e:
-                    extra = -1
-        else:
-            extra = 0 if lv <= bl + self.part_margin else -1
-        if extra >= 0:
+        extra = cfg.adaptprice[f.s.level][c]      # to Adapt it now; above what is left: the PGP
+        if extra <= e:
             st.exp[tm] = e - extra
             self._adapt(st, p, c)
         else:
@@ -1304,7 +1325,7 @@ class AdaptEngine(Engine):
         st.wiped = True
         st.removed = True
         stream = st.stream
-        st.discard.extend([c for c in stream if c >= 0])
+        st.discard.extend(stream if -1 not in stream else [c for c in stream if c >= 0])
         stream[:] = [-1] * len(stream)
         self._gain(st, p, st.cfg.wipe_bonus)
 
@@ -1326,22 +1347,16 @@ class AdaptEngine(Engine):
             stream.remove(-1)
             stream.insert(0, deck.pop() if deck else self._draw(st))
         else:
-            rest = [c for c in stream if c >= 0]
-            stream[holes:] = rest
+            if holes < len(stream):                # (after a Wipe every slot is empty)
+                stream[holes:] = [c for c in stream if c >= 0]
             for i in range(holes - 1, -1, -1):
                 stream[i] = deck.pop() if deck else self._draw(st)
         st.removed = False
 
     def _auto_adapt(self, st, p):
         f = st.fish[p]
-        cfg = st.cfg
-        ct = cfg.ct
-        want = f.s.level + 1
-        is_body, level = self.is_body, self.level
-
-        def fits(c):
-            return c >= 0 and is_body[ct[c]] and level[ct[c]] == want
-
+        ids = st.cfg.body_at.get(f.s.level + 1, _NONE)      # the Bodies one Level up
+        fits = ids.__contains__
         f.auto += 1
         for i, c in enumerate(f.pgp):
             if fits(c):
@@ -1356,7 +1371,7 @@ class AdaptEngine(Engine):
                 st.removed = True
                 self._pay_auto(st, p, c)
                 return
-        if not any(fits(c) for c in st.deck) and not any(fits(c) for c in st.discard):
+        if ids.isdisjoint(st.deck) and ids.isdisjoint(st.discard):
             return                                       # no such Body left: nothing happens
         while True:
             last = stream[-1]
@@ -1495,11 +1510,22 @@ class AdaptEngine(Engine):
         if dmg < 0:
             dmg = 0
         dmg += extra
-        shock_d = 0 if sd.imm & IM_SHOCK or not sa.shock else max(0, sa.shock - sd.res[R_SHOCK])
+        # (Conditional expressions rather than max(0, x): the builtin call costs more.)
+        shock_d = 0
+        if sa.shock and not sd.imm & IM_SHOCK:
+            shock_d = sa.shock - sd.res[R_SHOCK]
+            if shock_d < 0:
+                shock_d = 0
         counter = 0
         if sd.counter and not sa.imm & IM_CA:
-            counter = max(0, sd.counter - sa.armor - sa.res[R_CA])
-        shock_a = 0 if sa.imm & IM_SHOCK or not sd.shock else max(0, sd.shock - sa.res[R_SHOCK])
+            counter = sd.counter - sa.armor - sa.res[R_CA]
+            if counter < 0:
+                counter = 0
+        shock_a = 0
+        if sd.shock and not sa.imm & IM_SHOCK:
+            shock_a = sd.shock - sa.res[R_SHOCK]
+            if shock_a < 0:
+                shock_a = 0
         mp = self.max_poison
         # Each chance is rolled whenever its owner has the ability, so the dice line up in order.
         if sa.pois and not ram and roll(st, 10) <= sa.pois and not sd.imm & IM_POISON \
@@ -1510,7 +1536,8 @@ class AdaptEngine(Engine):
         if sd.cpois and roll(st, 10) <= sd.cpois and not sa.imm & IM_POISON and a.poison < mp:
             a.poison += 1
         self._hurt(st, q, dmg + shock_d)
-        self._hurt(st, p, counter + shock_a)
+        if counter or shock_a:
+            self._hurt(st, p, counter + shock_a)
         gained = 0
         if result == "tie":
             gained = self.tie_exp
@@ -1571,6 +1598,8 @@ class AdaptEngine(Engine):
         c.rslog = st.rslog[:]
         c.rolls = st.rolls
         c.quiet = st.quiet
+        c.alive = st.alive
+        c.air = st.air
         return c
 
     def invariants(self, st) -> list[str]:
@@ -1593,9 +1622,13 @@ class AdaptEngine(Engine):
                 out.append(f"Experience {e} of side {tm} outside 0..{cfg.cap}")
         iloc = cfg.iloc
         alive_teams = set()
+        alive = air = 0
         for p, f in enumerate(st.fish):
             s = f.s
             if f.alive:
+                alive |= 1 << p
+                if f.jump > 0:
+                    air |= 1 << p
                 alive_teams.add(cfg.team[p])
                 if f.dmg > s.hp and not f.fragile:
                     out.append(f"fish {p} is alive with {f.dmg} Damage over {s.hp} Health")
@@ -1610,6 +1643,8 @@ class AdaptEngine(Engine):
             for i, c in enumerate(f.parts):
                 if c >= 0 and iloc[c] != i:
                     out.append(f"fish {p}: a part at the wrong location")
+        if st.alive != alive or st.air & alive != air:
+            out.append("the alive or airborne bit masks disagree with the Fish")
         settled = st.over and st.win is None and st.quiet > self.stalemate * self._alive(st)
         if st.over != (len(alive_teams) <= 1) and not settled:
             out.append(f"over={st.over} with {len(alive_teams)} side(s) alive")
@@ -1673,12 +1708,9 @@ class AdaptEngine(Engine):
     def card_of(self, st, action):
         kind = action[0]
         if kind == "buy" or kind == "choose":
-            i = action[1] - 1
+            i = action[1]
             stream = st.stream
-            if 0 <= i < len(stream):
-                c = stream[i]
-                return st.cfg.iname[c] if c >= 0 else None
-            return None
+            return st.cfg.iname[stream[i - 1]] if 0 < i <= len(stream) else None  # iname[-1]: None
         if kind == "adapt":
             return action[1]
         return None
@@ -1772,6 +1804,8 @@ class AdaptEngine(Engine):
             f.fragile = f.dmg > f.s.hp and f.alive
             if "exp" in spec:
                 st.exp[cfg.team[p]] = int(spec["exp"])
+        st.alive = sum(1 << p for p, f in enumerate(st.fish) if f.alive)
+        st.air = sum(1 << p for p, f in enumerate(st.fish) if f.jump > 0)
         stream = list(setup.get("stream") or [])
         if len(stream) > cfg.slots:
             raise ValueError(f"the stream has {cfg.slots} slots, not {len(stream)}")
