@@ -156,7 +156,8 @@ class CardInfo:
     __slots__ = ("id", "name", "type", "elem", "stars", "energy", "atk", "hp", "kw", "void",
                  "hazard", "active", "body", "forge", "attacks", "trig", "evs", "statics",
                  "aura", "grant", "dr_all", "dr_atk", "cover", "dr_block", "dr_elem", "cap",
-                 "spell_disc", "ign", "would_die", "forge_two", "hazard_ev", "token", "value")
+                 "spell_disc", "ign", "would_die", "forge_two", "hazard_ev", "token", "value",
+                 "refs", "why")
 
     def __init__(self, cid, card):
         self.id = cid
@@ -194,6 +195,8 @@ class CardInfo:
         self.hazard_ev = -1
         self.token = self.type == T_TOKEN
         self.value = self.atk + self.hp
+        self.refs = frozenset()   # the cards its texts name (AmiibartEngine.__init__)
+        self.why = None           # why no rule implements its text (unsupported_cards)
 
 
 class Fighter:
@@ -216,25 +219,68 @@ class Fighter:
 
 
 class Player:
+    """One side. Besides the zones, small summaries kept so the hot path does not rescan them:
+    hb: card id -> its bit in hm (0 for a card outside the deck); hm: the deck's cards in hand
+    (a bit mask); plans: hand mask -> HandPlan, shared by every player with this deck; hk: the
+    plan of hm (None until legal_actions needs it); om: the occupied slots (bit i = slot i),
+    kept with every write to slots; pdr: the Powers that reduce damage to fighters (most decks
+    have none); au / gk / cv: whether a card with an aura / a keyword grant / cover for its
+    neighbours can come into play on this side in this match; lm: _listen(pl), bm:
+    _block_mask(pl), rm: _ready_mask(pl), each -1 when it must be worked out again (a slot, the
+    Stage, a Bind, the Powers coming into play; for bm and rm any keyword change and the start
+    and end of a turn; for rm an attack)."""
+
     __slots__ = ("hand", "deck", "total", "discard", "void", "slots", "hazards", "stage", "powers",
                  "on", "used", "tokens", "energy", "played", "stall", "acted", "empty", "turns",
-                 "disc", "nh", "pg", "pev", "dd", "apw", "dk", "dnf", "lsup", "hk", "nm")
+                 "disc", "nh", "pg", "pev", "dd", "apw", "hb", "hm", "plans", "lsup", "hk", "nm", "om",
+                 "pdr", "au", "gk", "lm", "cv", "bm", "rm")
 
     def copy(self):
         q = Player.__new__(Player)
         q.hand = self.hand[:]
         q.deck, q.total, q.powers, q.nh, q.pg, q.pev, q.dd = (
             self.deck, self.total, self.powers, self.nh, self.pg, self.pev, self.dd)
-        q.apw, q.dk, q.dnf, q.lsup, q.hk, q.nm = (self.apw, self.dk, self.dnf, self.lsup, self.hk,
-                                                  self.nm)
+        q.apw, q.hb, q.hm, q.plans, q.lsup, q.hk, q.nm = (self.apw, self.hb, self.hm, self.plans,
+                                                          self.lsup, self.hk, self.nm)
         q.discard = self.discard[:]
         q.void = self.void[:]
         q.slots = [None if f is None else f.copy() for f in self.slots]
+        q.om, q.pdr, q.au, q.gk, q.lm, q.cv, q.bm, q.rm = (self.om, self.pdr, self.au, self.gk,
+                                                           self.lm, self.cv, self.bm, self.rm)
         q.hazards = self.hazards[:]
         q.stage, q.on, q.used, q.tokens, q.energy = self.stage, self.on, self.used, self.tokens, self.energy
         q.played, q.stall, q.acted, q.empty, q.turns, q.disc = (self.played, self.stall, self.acted,
                                                                self.empty, self.turns, self.disc)
         return q
+
+
+class HandPlan:
+    """The cards of one hand composition, sorted by what legal_actions does with them (see
+    `_lk` for the kinds): fighter cards (their play actions by empty-slot mask are cached in
+    fplay); Stages and untargeted spells as (energy, action); one-target spells as (energy,
+    actions by side and slot mask, 1 for an opposing target); the rest as (card, kind, energy)."""
+
+    __slots__ = ("fighters", "stages", "plain", "single", "other", "spells", "fplay")
+
+    def __init__(self, engine, cards):
+        lk, EN = engine._lk, engine.EN
+        fighters, stages, plain, single, other = [], [], [], [], []
+        for c in cards:
+            k = lk[c]
+            if k == 0:
+                fighters.append(c)
+            elif k == 7:
+                stages.append((EN[c], engine._stage[c]))
+            elif k == 2:
+                plain.append((EN[c], engine._cast0[c]))
+            elif k in (4, 5):
+                single.append((EN[c], engine._cast_rows(c), k == 5))
+            elif k != 8:
+                other.append((c, k, EN[c]))
+        self.fighters, self.stages, self.plain, self.single, self.other = (
+            tuple(fighters), tuple(stages), tuple(plain), tuple(single), tuple(other))
+        self.spells = bool(plain or single or other)
+        self.fplay = [None] * 32
 
 
 class State:
@@ -262,16 +308,15 @@ class AmiibartEngine(Engine):
         self.ids = {n: i for i, n in enumerate(self.names)}
         tokens = {c.name: c for c in game.cards.values() if c.type == "token"}
         self.ci = [CardInfo(i, game.cards[n]) for i, n in enumerate(self.names)]
-        self._unsupported = {}
+        # Few instance attributes on purpose: past 29, CPython 3.11 stops specialising the
+        # `self.x` loads of the hot path (the instance dict is no longer a shared-key one).
         for ci in self.ci:
             try:
                 self._compile(ci, game.cards[ci.name], tokens)
             except Unsupported as exc:
-                self._unsupported[ci.name] = str(exc)
+                ci.why = str(exc)
         self.grant_cards = frozenset(ci.id for ci in self.ci if ci.grant)
-        self.T = [ci.type for ci in self.ci]
         self.EN = [ci.energy for ci in self.ci]
-        self.HZ = [ci.hazard for ci in self.ci]
         self.EVS = [ci.evs for ci in self.ci]
         # Spell targets (None for a Hazard) and every action tuple, made once; `...m` tables are
         # indexed by a bit mask of slots (bit i = slot i).
@@ -284,11 +329,10 @@ class AmiibartEngine(Engine):
 
         slots_of = _SLOTS_OF.__getitem__
 
-        self._playm = [[tuple((1, c, i) for i in slots_of(m)) for m in masks] for c in range(n)]
+        # play (key c) / cast (key -1 - c) action tables of card c, made when a hand first holds
+        # it (_play_row, _cast_rows)
+        self._rows = {}
         self._cast0 = [(2, c, -1, -1) for c in range(n)]
-        self._castm = [[[tuple((2, c, side * 5 + i, -1) for i in slots_of(m)) for m in masks]
-                        for side in (0, 1)] if self.TS[c] and len(self.TS[c]) == 1 else None
-                       for c in range(n)]
         self._stage = [(5, c) for c in range(n)]
         self._atkm = [[tuple((4, i, ai, t) for t in slots_of(m)) for m in masks] + [(4, i, ai, -1)]
                       for i in range(5) for ai in range(3)]
@@ -321,7 +365,6 @@ class AmiibartEngine(Engine):
         self._pcache = {}
         # The cards each card's texts name (a summoned token, an Update...): with the decks,
         # all the cards that can ever come into play in a match (see _finish_lsup).
-        self._refs = []
         for ci in self.ci:
             named = set()
 
@@ -338,7 +381,7 @@ class AmiibartEngine(Engine):
             walk([ci.body, ci.forge, ci.would_die, ci.statics,
                   [t[2] for ts in ci.trig.values() for t in ts],
                   [(a.step3, a.step5, a.step7) for a in ci.attacks]])
-            self._refs.append(frozenset(named))
+            ci.refs = frozenset(named)
         self._ttab = {}
         self.aura_cards = frozenset(ci.id for ci in self.ci if ci.aura)
         self.disc_cards = frozenset(ci.id for ci in self.ci if ci.spell_disc)
@@ -452,7 +495,7 @@ class AmiibartEngine(Engine):
         ci.evs |= 1 << ev
 
     def unsupported_cards(self):
-        return dict(self._unsupported)
+        return {ci.name: ci.why for ci in self.ci if ci.why is not None}
 
     # -- setups --------------------------------------------------------------------------------
     def setups(self, decks=None):
@@ -490,9 +533,12 @@ class AmiibartEngine(Engine):
         if t is None:
             t = self._pcache[key] = self._make_player(hand_counts, powers)
         pl = Player.__new__(Player)
-        (hand, pl.deck, pl.dk, pl.dnf, pl.total, pl.powers, pl.nh, pl.pg, pl.dd, pl.pev,
-         pl.apw, pl.lsup, pl.nm) = t
+        (hand, pl.deck, pl.hb, pl.hm, pl.plans, pl.total, pl.powers, pl.nh, pl.pg, pl.dd, pl.pev,
+         pl.apw, pl.lsup, pl.nm, pl.pdr) = t
         pl.hand = hand[:]
+        pl.om = 0
+        pl.lm = pl.bm = pl.rm = -1
+        pl.au = pl.gk = pl.cv = False       # set for the match by _finish_lsup
         pl.hk = None
         pl.discard, pl.void = [], []
         pl.slots = [None] * self.nslots
@@ -509,8 +555,7 @@ class AmiibartEngine(Engine):
         for name, n in hand_counts.items():
             pl.hand[self.ids[name]] += n
         pl.deck = tuple(sorted(self.ids[n] for n in hand_counts))
-        pl.dk = tuple((c, self._lk[c]) for c in pl.deck)
-        pl.dnf = tuple(x for x in pl.dk if x[1])
+        self._hand_bits(pl)
         pl.total = sum(hand_counts.values())
         pl.discard, pl.void = [], []
         pl.slots = [None] * self.nslots
@@ -524,8 +569,52 @@ class AmiibartEngine(Engine):
         pl.apw = self._power_entries(pl.powers)
         for c in pl.powers:
             pl.pev |= self.ci[c].evs
-        return (pl.hand, pl.deck, pl.dk, pl.dnf, pl.total, pl.powers, pl.nh, pl.pg, pl.dd, pl.pev,
-                pl.apw, self._listen_sup(pl.deck, pl.powers), self._closure(pl.deck + pl.powers))
+        return (pl.hand, pl.deck, pl.hb, pl.hm, pl.plans, pl.total, pl.powers, pl.nh, pl.pg, pl.dd,
+                pl.pev, pl.apw, self._listen_sup(pl.deck, pl.powers), self._closure(pl.deck + pl.powers),
+                tuple(c for c in pl.powers if self.ci[c].dr_elem or self.ci[c].dr_block))
+
+    def _hand_bits(self, pl):
+        """pl.hb, pl.hm and pl.plans for pl.deck and pl.hand (a fresh plan cache)."""
+        hb = [0] * len(self.ci)
+        for j, c in enumerate(pl.deck):
+            hb[c] = 1 << j
+        pl.hb = hb
+        pl.hm = sum(hb[c] for c in pl.deck if pl.hand[c])
+        pl.plans = {}
+        pl.hk = None
+
+    def _plan(self, pl):
+        """The HandPlan of the cards in pl's hand (pl.hk), from the deck's cache or made now."""
+        plan = pl.plans.get(pl.hm)
+        if plan is None:
+            m, hb = pl.hm, pl.hb
+            plan = pl.plans[m] = HandPlan(self, [c for c in pl.deck if m & hb[c]])
+        pl.hk = plan
+        return plan
+
+    def _fplay(self, plan, emask):
+        """The play actions of every fighter card of a plan into the empty slots emask."""
+        acts = ()
+        for c in plan.fighters:
+            acts += self._play_row(c)[emask]
+        plan.fplay[emask] = acts
+        return acts
+
+    def _play_row(self, c):
+        """Card c's play actions by empty-slot mask (made the first time c is in a hand)."""
+        row = self._rows.get(c)
+        if row is None:
+            row = self._rows[c] = [tuple((1, c, i) for i in _SLOTS_OF[m]) for m in range(32)]
+        return row
+
+    def _cast_rows(self, c):
+        """A one-target spell's cast actions by side (0, 1) and occupied-slot mask (made when a
+        hand first holds it)."""
+        rows = self._rows.get(-1 - c)
+        if rows is None:
+            rows = self._rows[-1 - c] = tuple([tuple((2, c, side * 5 + i, -1) for i in _SLOTS_OF[m])
+                                           for m in range(32)] for side in (0, 1))
+        return rows
 
     def _listen_sup(self, deck, powers):
         """The events these cards listen to (_finish_lsup adds the cards they name)."""
@@ -541,7 +630,7 @@ class AmiibartEngine(Engine):
         seen = set()
         todo = list(cards)
         while todo:
-            for r in self._refs[todo.pop()]:
+            for r in self.ci[todo.pop()].refs:
                 if r not in seen:
                     seen.add(r)
                     todo.append(r)
@@ -552,10 +641,15 @@ class AmiibartEngine(Engine):
         a card they name into pl's slots)."""
         extra = 0
         EVS = self.EVS
-        for c in s.p[0].nm | s.p[1].nm:
+        named = s.p[0].nm | s.p[1].nm
+        for c in named:
             extra |= EVS[c]
         for pl in s.p:
             pl.lsup |= extra
+            cards = named.union(pl.deck, pl.powers, [f.card for f in pl.slots if f is not None])
+            pl.au = not self.aura_cards.isdisjoint(cards)
+            pl.gk = not self.grant_cards.isdisjoint(cards)
+            pl.cv = any(self.ci[c].cover for c in cards)
 
     def _blank(self, rng) -> State:
         s = State.__new__(State)
@@ -622,69 +716,56 @@ class AmiibartEngine(Engine):
         p = s.cur
         P = s.p
         pl = P[p]
-        hand = pl.hand
         slots = pl.slots
-        emask = ((slots[0] is None) | ((slots[1] is None) << 1) | ((slots[2] is None) << 2)
-                 | ((slots[3] is None) << 3) | ((slots[4] is None) << 4))
-        PLAY = self._playm
-        hk = pl.hk
-        if hk is None:
-            # (cards in hand, those of them that are no fighter), until one runs out or comes back
-            hk = pl.hk = (tuple(x for x in pl.dk if hand[x[0]]),
-                          tuple(x for x in pl.dnf if hand[x[0]]))
+        emask = 31 ^ pl.om
+        plan = pl.hk or self._plan(pl)
         if pl.turns == 1:
-            acts = []
-            if emask:
-                for c, k in hk[0]:
-                    if k == 0:
-                        acts += PLAY[c][emask]
-            s.legal = acts or [END]
+            if emask and plan.fighters:
+                acts = list(plan.fplay[emask] or self._fplay(plan, emask))
+                if acts:
+                    s.legal = acts
+                    return acts
+            s.legal = [END]
             return s.legal
         acts = [END]
         e = pl.energy
-        canplay = emask and pl.played < self.per_turn and e >= self.fighter_cost
-        disc = -1
+        if emask and plan.fighters and pl.played < self.per_turn and e >= self.fighter_cost:
+            acts += plan.fplay[emask] or self._fplay(plan, emask)
         opp = P[1 - p]
         oslots = opp.slots
-        tmask = ((oslots[0] is not None) | ((oslots[1] is not None) << 1)
-                 | ((oslots[2] is not None) << 2) | ((oslots[3] is not None) << 3)
-                 | ((oslots[4] is not None) << 4))
+        tmask = opp.om
         masks = None
-        EN = self.EN
-        for c, k in hk[0 if canplay else 1]:
-            if k == 0:
-                if canplay:
-                    acts += PLAY[c][emask]
-            elif k == 7:
-                if EN[c] <= e:
-                    acts.append(self._stage[c])
-            elif k < 7:
-                if disc < 0:
-                    disc = self._spell_disc(pl) if pl.dd else pl.disc
-                if EN[c] - disc > e:
+        for en, a in plan.stages:
+            if en <= e:
+                acts.append(a)
+        if plan.spells:
+            e += self._spell_disc(pl) if pl.dd else pl.disc      # spells cost less by it
+            for en, a in plan.plain:
+                if en <= e:
+                    acts.append(a)
+            for en, rows, opposing in plan.single:
+                if en <= e:
+                    acts += rows[1 - p][tmask] if opposing else rows[p][31 ^ emask]
+            for c, k, en in plan.other:
+                if en > e:
                     continue
-                if k == 5:
-                    acts += self._castm[c][1 - p][tmask]
-                elif k == 4:
-                    acts += self._castm[c][p][31 ^ emask]
-                elif k == 2:
-                    acts.append(self._cast0[c])
-                elif k == 1:
+                if k == 1:
                     if c not in pl.hazards:
                         acts.append(self._cast0[c])
                 elif k == 3:
-                    if self._discard_opts(pl, self.RD[c]):
+                    if self._has_discard(pl, self.RD[c]):
                         acts.append(self._cast0[c])
                 else:
                     if masks is None:
                         POS = self._pos
                         masks = (POS[p][31 ^ emask], POS[1 - p][tmask])
                     self._targeted(s, p, (2, c), self.TS[c], acts, masks)
+            e = pl.energy
         if not pl.used and pl.on:
             for _i, energy, rd, mode, data in pl.apw:
                 if energy > e:
                     continue
-                if rd is not None and not self._discard_opts(pl, rd):
+                if rd is not None and not self._has_discard(pl, rd):
                     continue
                 if mode == 0:
                     acts.append(data)
@@ -700,50 +781,24 @@ class AmiibartEngine(Engine):
         if not tmask:
             s.legal = acts
             return acts
-        bmask = -1
+        rmask = pl.rm
+        if rmask < 0:
+            rmask = self._ready_mask(pl)
+        if not rmask:
+            s.legal = acts
+            return acts
+        # the opposing slots with Block (attacks must target one of them, if any)
+        bmask = opp.bm
+        if bmask < 0:
+            bmask = self._block_mask(opp)
         ci = self.ci
-        swift = 0
         ATK = self._atkm
-        gc = self.grant_cards
-        for i in _R5:
+        tl = bmask or tmask         # an attack's targets, unless it ignores Block
+        for i in _SLOTS_OF[rmask]:
             f = slots[i]
-            if f is None or f.done or f.noatk:
-                continue
-            if f.fresh:
-                if swift == 0:
-                    swift = (self._grant_bits(pl) if gc and (
-                        self.fighter_grants or pl.stage in gc or (pl.on and pl.pg)) else None)
-                k = f.kw | f.tkw | f.nkw
-                if swift:
-                    k |= swift.get(f.elem, 0)
-                if not k & SWIFT:
-                    continue
-            if bmask < 0:
-                g = (self._grant_bits(opp) if gc and (
-                    self.fighter_grants or opp.stage in gc or (opp.on and opp.pg)) else None)
-                bmask = 0
-                if g:
-                    for j in _R5:
-                        h = oslots[j]
-                        if h is not None and ((h.kw | h.tkw | h.nkw) & BLOCK or
-                                              g.get(h.elem, 0) & BLOCK):
-                            bmask |= _BIT[j]
-                else:
-                    h0, h1, h2, h3, h4 = oslots
-                    if h0 is not None and (h0.kw | h0.tkw | h0.nkw) & BLOCK:
-                        bmask = 1
-                    if h1 is not None and (h1.kw | h1.tkw | h1.nkw) & BLOCK:
-                        bmask |= 2
-                    if h2 is not None and (h2.kw | h2.tkw | h2.nkw) & BLOCK:
-                        bmask |= 4
-                    if h3 is not None and (h3.kw | h3.tkw | h3.nkw) & BLOCK:
-                        bmask |= 8
-                    if h4 is not None and (h4.kw | h4.tkw | h4.nkw) & BLOCK:
-                        bmask |= 16
             info = ci[f.card]
-            ign = f.ign or (info.ign and not f.bound)
-            tl = tmask if (ign or not bmask) else bmask
-            acts += ATK[i * 3][tl]
+            ign = bmask and (f.ign or (info.ign and not f.bound))
+            acts += ATK[i * 3][tmask if ign else tl]
             if info.attacks:
                 for ai, atk in enumerate(info.attacks, 1):
                     if atk.energy > e:
@@ -752,7 +807,7 @@ class AmiibartEngine(Engine):
                     if not atk.targeted:
                         acts.append(row[32])
                         continue
-                    al = tmask if (ign or atk.ignore_block or not bmask) else bmask
+                    al = tmask if (ign or atk.ignore_block) else tl
                     mh = atk.max_hp
                     if mh:
                         acts += [a for a in row[al] if oslots[a[3]].hp <= mh]
@@ -760,6 +815,44 @@ class AmiibartEngine(Engine):
                         acts += row[al]
         s.legal = acts
         return acts
+
+    def _ready_mask(self, pl):
+        """The slots of pl's fighters that may attack now: not done, not stunned, and not played
+        this turn unless Swift (kept in pl.rm)."""
+        gc = self.grant_cards
+        swift = 0
+        m = 0
+        slots = pl.slots
+        for i in _SLOTS_OF[pl.om]:
+            f = slots[i]
+            if f.done or f.noatk:
+                continue
+            if f.fresh:
+                if swift == 0:
+                    swift = (self._grant_bits(pl) if pl.gk and (
+                        self.fighter_grants or pl.stage in gc or (pl.on and pl.pg)) else None)
+                k = f.kw | f.tkw | f.nkw
+                if swift:
+                    k |= swift.get(f.elem, 0)
+                if not k & SWIFT:
+                    continue
+            m |= _BIT[i]
+        pl.rm = m
+        return m
+
+    def _block_mask(self, pl):
+        """The slots of pl's fighters with Block (kept in pl.bm until a keyword can change)."""
+        gc = self.grant_cards
+        g = (self._grant_bits(pl) if pl.gk and (
+            self.fighter_grants or pl.stage in gc or (pl.on and pl.pg)) else None)
+        bmask = 0
+        slots = pl.slots
+        for j in _SLOTS_OF[pl.om]:
+            h = slots[j]
+            if (h.kw | h.tkw | h.nkw) & BLOCK or (g and g.get(h.elem, 0) & BLOCK):
+                bmask |= _BIT[j]
+        pl.bm = bmask
+        return bmask
 
     def _power_entries(self, powers):
         """Per Active Power of a player: (index, energy, discard check, mode, actions)."""
@@ -847,23 +940,23 @@ class AmiibartEngine(Engine):
     # -- player actions ------------------------------------------------------------------------
     def _play_fighter(self, s, p, pl, c, slot):
         info = self.ci[c]
-        pl.hand[c] -= 1
-        if not pl.hand[c]:
-            pl.hk = None
-        pl.nh -= 1
+        _from_hand(pl, c)
         if pl.turns > 1:
             pl.energy -= self.fighter_cost
         pl.played += 1
         pl.acted = True
         f = self._new_fighter(s, c)
-        pl.slots[slot] = f
+        _put(pl, slot, f)
         ref = (p, slot, f.uid)
         q = s.queue
         for _, _, prog in info.trig.get(EV_PLAYED, ()):
             q.append((J_FX, p, prog, 0, ref, ref, ()))
         if info.forge:
             q.append((J_FORGE, p, c, ref, self._forge_count(s, p), 0))
-        q.append((J_PLAYED, p, ref, pl.played))
+        # the "a fighter was played" job, unless no card of the match can answer it (lsup is
+        # fixed for the match and no Hazard comes into play while jobs resolve)
+        if s.p[1 - p].hazards or pl.lsup & _BIT_YOU_PLAY or s.p[1 - p].lsup & _BITS_OPP_PLAY:
+            q.append((J_PLAYED, p, ref, pl.played))
 
     def _forge_count(self, s, p):
         pl = s.p[p]
@@ -880,10 +973,7 @@ class AmiibartEngine(Engine):
         cost = info.energy - (self._spell_disc(pl) if pl.dd else pl.disc)
         pl.disc = 0
         pl.energy -= max(0, cost)
-        pl.hand[c] -= 1
-        if not pl.hand[c]:
-            pl.hk = None
-        pl.nh -= 1
+        _from_hand(pl, c)
         pl.acted = True
         q = s.queue
         opp = 1 - p
@@ -904,7 +994,8 @@ class AmiibartEngine(Engine):
                 q.append((J_FORGE, p, c, None, self._forge_count(s, p), 0))
             else:
                 q.append((J_FX, p, info.body, 0, None, None, tg))
-        q.append((J_CAST, p))
+        if pl.lsup & _BIT_YOU_CAST or s.p[opp].lsup & _BIT_OPP_CAST:    # else nothing can answer
+            q.append((J_CAST, p))
 
     def _use_power(self, s, p, pl, i, t1, t2):
         info = self.ci[pl.powers[i]]
@@ -926,26 +1017,27 @@ class AmiibartEngine(Engine):
 
     def _play_stage(self, s, p, pl, c):
         pl.energy -= self.ci[c].energy
-        pl.hand[c] -= 1
-        if not pl.hand[c]:
-            pl.hk = None
-        pl.nh -= 1
+        _from_hand(pl, c)
         pl.acted = True
         if pl.stage >= 0:
             self._to_discard(pl, pl.stage)
         pl.stage = c
+        _changed(pl)
 
     def _declare_attack(self, s, p, pl, slot, ai, t):
         f = pl.slots[slot]
         f.done = True
+        if pl.rm > 0:
+            pl.rm &= ~_BIT[slot]       # it has attacked: no longer ready
         pl.acted = True
         if ai:
             pl.energy -= self.ci[f.card].attacks[ai - 1].energy
         d = 1 - p
         if t >= 0:
-            g = s.p[d].slots[t]
-            tref = (d, t, g.uid)
-            tblock = 1 if self._kw(s.p[d], g) & BLOCK else 0
+            pd = s.p[d]
+            tref = (d, t, pd.slots[t].uid)
+            bm = pd.bm if pd.bm >= 0 else self._block_mask(pd)
+            tblock = 1 if bm & _BIT[t] else 0
         else:
             tref, tblock = None, 0
         # [attacker ref, attack index, target ref, nullified, target had Block, ended]
@@ -956,7 +1048,29 @@ class AmiibartEngine(Engine):
             self._damage_step(s, s.atk, f, special)
             s.atk = None
         else:
-            s.queue.extend(_ATTACK_STEPS)
+            s.queue.extend(self._attack_steps(s, p, special))
+
+    def _attack_steps(self, s, ap, special):
+        """The attack steps that may do something in this match: steps 5 (damage) and 8 (end),
+        and a reacting step only when some card of the match listens to it (pl.lsup is fixed for
+        the match) or the defender has a Hazard (none can be added while an attack resolves)."""
+        pa, pd = s.p[ap], s.p[1 - ap]
+        la, ld = pa.lsup, pd.lsup
+        haz = bool(pd.hazards)
+        m = _STEP_BIT[5] | _STEP_BIT[8]
+        if la & _STEP1_EVS:
+            m |= _STEP_BIT[1]
+        if haz or ld & _BIT_OPP_ATTACKS or (special is not None and ld & _BIT_OPP_SPECIAL):
+            m |= _STEP_BIT[2]
+        if special is not None and special.step3 is not None:
+            m |= _STEP_BIT[3]
+        if ld & _BIT_ATTACKED:
+            m |= _STEP_BIT[4]
+        if haz or ld & _STEP6_EVS:
+            m |= _STEP_BIT[6]
+        if la & _STEP7_EVS or (special is not None and special.step7 is not None):
+            m |= _STEP_BIT[7]
+        return _ATTACK_STEPS[m]
 
     def _quiet(self, s, ap, special):
         if special is not None and (special.step3 is not None or special.step7 is not None):
@@ -966,15 +1080,8 @@ class AmiibartEngine(Engine):
             if EVS[h] & _ATK_EVS:
                 return False
         for pl in s.p:
-            if not pl.lsup & _ATK_EVS:
-                continue
-            if pl.on and pl.pev & _ATK_EVS:
+            if pl.lsup & _ATK_EVS and (pl.lm if pl.lm >= 0 else self._listen(pl)) & _ATK_EVS:
                 return False
-            if pl.stage >= 0 and EVS[pl.stage] & _ATK_EVS:
-                return False
-            for f in pl.slots:
-                if f is not None and EVS[f.card] & _ATK_EVS and not f.bound:
-                    return False
         return True
 
     # -- the resolution loop -------------------------------------------------------------------
@@ -1021,8 +1128,7 @@ class AmiibartEngine(Engine):
                 return
             # the queue is empty: state checks, then the turn machinery
             p0, p1 = s.p
-            if ((not p0.nh and p0.turns and not any(p0.slots))
-                    or (not p1.nh and p1.turns and not any(p1.slots))) and self._lose_checks(s):
+            if (not p0.nh or not p1.nh) and self._lose_checks(s):
                 continue
             if s.ending:
                 s.ending = False
@@ -1041,17 +1147,16 @@ class AmiibartEngine(Engine):
             return
 
     def _can_open(self, pl):
-        if None not in pl.slots:
+        if pl.om == 31:
             return False
-        hand = pl.hand
-        return any(hand[c] for c, k in pl.dk if not k)
+        return bool((pl.hk or self._plan(pl)).fighters)
 
     def _lose_checks(self, s):
         """A player with no cards left to play and no fighter in play loses."""
         losers = []
         for i in (0, 1):
             pl = s.p[i]
-            if not pl.nh and pl.turns and not any(pl.slots):
+            if not pl.nh and pl.turns and not pl.om:
                 losers.append(i)
         if losers:
             self._lose(s, losers, "no cards and no fighters")
@@ -1073,32 +1178,34 @@ class AmiibartEngine(Engine):
         pl.disc = 0
         if pl.turns == 1:
             pl.on = True
+            _changed(pl)
             pl.empty = False
             pl.energy = 0
             return
         pl.energy = self.energy_per_turn
-        pl.empty = not any(pl.slots)
+        pl.empty = not pl.om
         q = s.queue
-        for f in pl.slots:
-            if f is None:
-                continue
+        pl.bm = pl.rm = -1
+        ev_bit = 1 << EV_START
+        ci = self.ci
+        listen = pl.lsup & ev_bit          # nothing in this match waits for it: skip the lookups
+        if listen:
+            for c in self._passive_sources(pl):
+                if ci[c].evs & ev_bit:
+                    for _, _, prog in ci[c].trig[EV_START]:
+                        q.append((J_FX, p, prog, 0, None, None, ()))
+        slots = pl.slots
+        for i in _SLOTS_OF[pl.om]:
+            f = slots[i]
             f.ward = False
             f.nkw = 0
             f.noatk = f.stun
             f.stun = False
-        ev_bit = 1 << EV_START
-        ci = self.ci
-        for c in self._passive_sources(pl):
-            if ci[c].evs & ev_bit:
-                for _, _, prog in ci[c].trig[EV_START]:
-                    q.append((J_FX, p, prog, 0, None, None, ()))
-        for i, f in enumerate(pl.slots):
-            if f is None:
-                continue
-            ref = (p, i, f.uid)
             if f.poison:
+                ref = (p, i, f.uid)
                 q.append((J_FX, p, _POISON_TICK, 0, ref, ref, ()))
-            if not f.bound and ci[f.card].evs & ev_bit:
+            if listen and not f.bound and ci[f.card].evs & ev_bit:
+                ref = (p, i, f.uid)
                 for _, _, prog in ci[f.card].trig[EV_START]:
                     q.append((J_FX, p, prog, 0, ref, ref, ()))
 
@@ -1107,34 +1214,41 @@ class AmiibartEngine(Engine):
         ci = self.ci
         jobs = []
         ev_bit = 1 << EV_END
-        for c in self._passive_sources(pl):
-            if ci[c].evs & ev_bit:
-                for _, _, prog in ci[c].trig[EV_END]:
-                    jobs.append((J_FX, p, prog, 0, None, None, ()))
-        for i, f in enumerate(pl.slots):
-            if f is None:
-                continue
-            ref = (p, i, f.uid)
-            if not f.bound and ci[f.card].evs & ev_bit:
+        listen = pl.lsup & ev_bit          # nothing in this match waits for it: skip the lookups
+        if listen:
+            for c in self._passive_sources(pl):
+                if ci[c].evs & ev_bit:
+                    for _, _, prog in ci[c].trig[EV_END]:
+                        jobs.append((J_FX, p, prog, 0, None, None, ()))
+        slots = pl.slots
+        for i in _SLOTS_OF[pl.om]:
+            f = slots[i]
+            if listen and not f.bound and ci[f.card].evs & ev_bit:
+                ref = (p, i, f.uid)
                 for _, _, prog in ci[f.card].trig[EV_END]:
                     jobs.append((J_FX, p, prog, 0, ref, ref, ()))
             if f.burn:
+                ref = (p, i, f.uid)
                 jobs.append((J_FX, p, _BURN_TICK, 0, ref, ref, ()))
-        s.queue[0:0] = jobs
+        if jobs:
+            s.queue[0:0] = jobs
 
     def _cleanup(self, s, p):
         pl = s.p[p]
         for side in s.p:
-            for f in side.slots:
-                if f is not None:
-                    f.tmp = 0
-                    f.tkw = 0
-                    f.ign = False
-                    f.burn = 0
-                    f.fresh = False
-                    f.done = False
-                    if side is pl:
-                        f.noatk = False
+            side.bm = side.rm = -1            # this-turn keywords end
+            slots = side.slots
+            mine = side is pl
+            for i in _SLOTS_OF[side.om]:
+                f = slots[i]
+                f.tmp = 0
+                f.tkw = 0
+                f.ign = False
+                f.burn = 0
+                f.fresh = False
+                f.done = False
+                if mine:
+                    f.noatk = False
         if pl.turns > 1:
             pl.stall = 0 if pl.acted else pl.stall + 1
             if pl.stall >= self.stall_turns:
@@ -1184,7 +1298,11 @@ class AmiibartEngine(Engine):
             s.queue[0:0] = jobs
 
     def _listen(self, pl):
-        """The events player pl's Powers, Stage and fighters wait for (a bit set)."""
+        """The events player pl's Powers, Stage and fighters wait for (a bit set), kept in pl.lm
+        until a slot, the Stage, a Bind or the Powers coming into play changes it (-1)."""
+        m = pl.lm
+        if m >= 0:
+            return m
         EVS = self.EVS
         m = pl.pev if pl.on else 0
         if pl.stage >= 0:
@@ -1192,6 +1310,7 @@ class AmiibartEngine(Engine):
         for f in pl.slots:
             if f is not None and not f.bound:
                 m |= EVS[f.card]
+        pl.lm = m
         return m
 
     def _source_jobs(self, s, p, ev, evref, subject, exclude_uid=-1):
@@ -1405,7 +1524,7 @@ class AmiibartEngine(Engine):
     # -- damage, healing, death ----------------------------------------------------------------
     def _atk(self, pl, f):
         v = f.atk + f.tmp
-        if self.aura_cards:
+        if pl.au:
             for g in pl.slots:
                 if g is not None and g is not f and g.card in self.aura_cards and not g.bound:
                     elem, n = self.ci[g.card].aura
@@ -1415,8 +1534,7 @@ class AmiibartEngine(Engine):
 
     def _kw(self, pl, f):
         k = f.kw | f.tkw | f.nkw
-        if self.grant_cards and (pl.stage in self.grant_cards or (pl.on and pl.pg)
-                                 or self.fighter_grants):
+        if pl.gk and (pl.stage in self.grant_cards or (pl.on and pl.pg) or self.fighter_grants):
             g = self._grant_bits(pl)
             if g:
                 k |= g.get(f.elem, 0)
@@ -1453,22 +1571,23 @@ class AmiibartEngine(Engine):
             red = info.dr_all + (info.dr_atk if attack else 0)
         if attack:
             pl = s.p[p]
-            if slot > 0:
-                g = pl.slots[slot - 1]
-                if g is not None and not g.bound:
-                    red += ci[g.card].cover
-            if slot < 4:
-                g = pl.slots[slot + 1]
-                if g is not None and not g.bound:
-                    red += ci[g.card].cover
+            if pl.cv:
+                if slot > 0:
+                    g = pl.slots[slot - 1]
+                    if g is not None and not g.bound:
+                        red += ci[g.card].cover
+                if slot < 4:
+                    g = pl.slots[slot + 1]
+                    if g is not None and not g.bound:
+                        red += ci[g.card].cover
             if pl.stage >= 0:
                 st = ci[pl.stage]
                 if st.dr_block and self._kw(pl, f) & BLOCK:
                     red += st.dr_block
                 if st.dr_elem and st.dr_elem[0] == f.elem:
                     red += st.dr_elem[1]
-            if pl.on:
-                for pw in pl.powers:
+            if pl.on and pl.pdr:
+                for pw in pl.pdr:
                     info2 = ci[pw]
                     if info2.dr_elem and info2.dr_elem[0] == f.elem:
                         red += info2.dr_elem[1]
@@ -1512,7 +1631,8 @@ class AmiibartEngine(Engine):
         deaths = []
         for p in (s.cur, 1 - s.cur):
             pl = s.p[p]
-            for i in range(5):
+            # only slot i itself can be refilled during its turn (an Update instead of dying)
+            for i in _SLOTS_OF[pl.om]:
                 f = pl.slots[i]
                 if f is None or (f.hp > 0 and not f.doomed):
                     continue
@@ -1521,7 +1641,7 @@ class AmiibartEngine(Engine):
                     f.doomed = False
                     self._exec(s, p, info.would_die, 0, (p, i, f.uid), (p, i, f.uid), (), False)
                     continue
-                pl.slots[i] = None
+                _clear(pl, i)
                 if not f.token:
                     self._to_discard(pl, f.card)
                     pl.tokens += 1
@@ -1618,13 +1738,12 @@ class AmiibartEngine(Engine):
         elem = sel.elem
         if not fl:
             if not elem:
-                return [base + i for i in _R5 if slots[i] is not None]
-            return [base + i for i in _R5 if slots[i] is not None and slots[i].elem == elem]
+                return self._pos[side][pl.om]       # shared: callers only read it
+            return [base + i for i in _SLOTS_OF[pl.om] if slots[i].elem == elem]
         out = []
         sel_ok = self._sel_ok
-        for i in _R5:
-            f = slots[i]
-            if f is not None and sel_ok(pl, f, sel, src, side, i):
+        for i in _SLOTS_OF[pl.om]:
+            if sel_ok(pl, slots[i], sel, src, side, i):
                 out.append(base + i)
         return out
 
@@ -1710,7 +1829,9 @@ class AmiibartEngine(Engine):
                 self._heal(s, p, f, e[2])
         elif op == "buff":
             _, sel, atk, hp, kw, temp = e
-            for _, _, f in self._resolve(s, ctl, sel, src, ev, tgts):
+            for bp, _, f in self._resolve(s, ctl, sel, src, ev, tgts):
+                if kw:
+                    s.p[bp].bm = s.p[bp].rm = -1
                 if temp:
                     f.tmp += atk
                     f.tkw |= kw
@@ -1747,24 +1868,26 @@ class AmiibartEngine(Engine):
         elif op == "energy":
             s.p[ctl].energy += e[1]
         elif op == "bind":
-            for _, _, f in self._resolve(s, ctl, e[1], src, ev, tgts):
+            for bp, _, f in self._resolve(s, ctl, e[1], src, ev, tgts):
                 f.atk = e[2]
                 f.hp = f.maxhp = e[3]
                 f.kw = f.tkw = f.nkw = f.tmp = f.poison = f.burn = 0
                 f.ign = f.ward = f.stun = f.noatk = False
                 f.bound = True
+                _changed(s.p[bp])
                 if f.hp <= 0:
                     s.dirty = True
         elif op == "update":
             for p, j, f in self._resolve(s, ctl, e[1], src, ev, tgts):
                 pl = s.p[p]
-                pl.slots[j] = None
+                _clear(pl, j)
                 if not f.token:
                     self._to_discard(pl, f.card)
                 self._summon(s, p, self.ids[e[2]], j)
         elif op == "kwnext":
-            for _, _, f in self._resolve(s, ctl, e[1], src, ev, tgts):
+            for bp, _, f in self._resolve(s, ctl, e[1], src, ev, tgts):
                 f.nkw |= e[2]
+                s.p[bp].bm = s.p[bp].rm = -1
         elif op == "ward":
             for _, _, f in self._resolve(s, ctl, e[1], src, ev, tgts):
                 f.ward = True
@@ -1782,11 +1905,9 @@ class AmiibartEngine(Engine):
                 f.stun = True
         elif op == "bounce":
             for p, j, f in self._resolve(s, ctl, e[1], src, ev, tgts):
-                s.p[p].slots[j] = None
+                _clear(s.p[p], j)
                 if not f.token:
-                    s.p[p].hand[f.card] += 1
-                    s.p[p].hk = None
-                    s.p[p].nh += 1
+                    _to_hand(s.p[p], f.card)
         elif op == "untoken":
             pl = s.p[ctl]
             pl.tokens = max(0, pl.tokens - e[1])
@@ -1818,11 +1939,11 @@ class AmiibartEngine(Engine):
     def _summon(self, s, p, c, slot):
         pl = s.p[p]
         if slot < 0:
-            if None not in pl.slots:
+            if pl.om == 31:
                 return
             slot = pl.slots.index(None)
         f = self._new_fighter(s, c)
-        pl.slots[slot] = f
+        _put(pl, slot, f)
         jobs = self._source_jobs(s, p, EV_SUMMON, (p, slot, f.uid), (f.elem, True))
         if jobs:
             s.queue[0:0] = jobs
@@ -1842,6 +1963,20 @@ class AmiibartEngine(Engine):
             if c not in out:
                 out.append(c)
         return sorted(out)
+
+    def _has_discard(self, pl, eff):
+        """Whether _discard_opts(pl, eff) would offer a card (without building the list)."""
+        if not pl.discard:
+            return False
+        _, _, _, kind, elem, stars = eff[:6]
+        want = T_FIGHTER if kind == "fighter" else T_SPELL
+        ci = self.ci
+        for c in pl.discard:
+            info = ci[c]
+            if info.type == want and not (elem and info.elem != elem) and not (
+                    stars and not stars & (1 << info.stars)):
+                return True
+        return False
 
     def _pick_discard(self, s, job):
         _, ctl, left, upto, kind, elem, stars, taken = job
@@ -1864,9 +1999,7 @@ class AmiibartEngine(Engine):
         pl = s.p[ctl]
         c = o - O_DISC
         pl.discard.remove(c)
-        pl.hand[c] += 1
-        pl.hk = None
-        pl.nh += 1
+        _to_hand(pl, c)
         if left > 1:
             s.queue.insert(0, (J_PICKD, ctl, left - 1, upto, kind, elem, stars, taken + 1))
 
@@ -2058,7 +2191,7 @@ class AmiibartEngine(Engine):
                 f.poison = int(fs.get("poison", 0))
                 f.bound = bool(fs.get("bound", False))
                 f.stun = bool(fs.get("stunned", False))
-                pl.slots[int(slot) - 1] = f
+                _put(pl, int(slot) - 1, f)
             pl.hazards = [self.ids[h] for h in spec.get("hazards") or []]
             if spec.get("stage"):
                 pl.stage = self.ids[spec["stage"]]
@@ -2073,9 +2206,7 @@ class AmiibartEngine(Engine):
             owned += [f.card for f in pl.slots if f is not None and not f.token]
             owned += pl.hazards + pl.discard + pl.void + ([pl.stage] if pl.stage >= 0 else [])
             pl.deck = tuple(sorted(set(owned)))
-            pl.dk = tuple((c, self._lk[c]) for c in pl.deck)
-            pl.dnf = tuple(x for x in pl.dk if x[1])
-            pl.hk = None
+            self._hand_bits(pl)
             inplay = pl.deck + tuple(f.card for f in pl.slots if f is not None)
             pl.lsup = self._listen_sup(inplay, pl.powers)
             pl.nm = self._closure(inplay + pl.powers)
@@ -2158,7 +2289,9 @@ class AmiibartEngine(Engine):
 
 
 # -- helpers -------------------------------------------------------------------------------------
-_ATTACK_STEPS = [(J_ASTEP, k) for k in range(1, 9)]
+# The jobs of an attack's steps, by a bit mask of the steps that run (_attack_steps).
+_STEP_BIT = [1 << k for k in range(9)]
+_ATTACK_STEPS = [tuple((J_ASTEP, k) for k in range(1, 9) if m & (1 << k)) for m in range(512)]
 _R5 = range(5)
 _SLOTS_OF = [tuple(i for i in range(5) if m & (1 << i)) for m in range(32)]
 # Hazard-only effects and the triggers they answer.
@@ -2178,6 +2311,10 @@ for _ev in (EV_ATTACKS, EV_FRIEND_ATTACKS, EV_OPP_ATTACKS, EV_OPP_SPECIAL, EV_AT
     _ATK_EVS |= 1 << _ev
 _STEP6_EVS = (1 << EV_FRIEND_AFTER_ATTACKED) | (1 << EV_OPP_ATTACKS_BLOCK) | (1 << EV_AFTER_ATTACKED)
 _STEP7_EVS = (1 << EV_FRIEND_AFTER_ATTACKS) | (1 << EV_AFTER_ATTACKS)
+_STEP1_EVS = (1 << EV_ATTACKS) | (1 << EV_FRIEND_ATTACKS)
+_BIT_OPP_ATTACKS = 1 << EV_OPP_ATTACKS
+_BIT_OPP_SPECIAL = 1 << EV_OPP_SPECIAL
+_BIT_ATTACKED = 1 << EV_ATTACKED
 _POISON_TICK = Program([("tick_poison",)], ())
 _BURN_TICK = Program([("tick_burn",)], ())
 
@@ -2205,6 +2342,46 @@ def _refs(s, n, t1, t2):
     if n == 1:
         return (_ref(s, t1),)
     return (_ref(s, t1), _ref(s, t2))
+
+
+def _from_hand(pl, c):
+    """One copy of card c leaves pl's hand (its plan changes when the last one goes)."""
+    hand = pl.hand
+    hand[c] -= 1
+    pl.nh -= 1
+    if not hand[c] and pl.hb[c]:
+        pl.hm ^= pl.hb[c]
+        pl.hk = None
+
+
+def _to_hand(pl, c):
+    hand = pl.hand
+    hand[c] += 1
+    pl.nh += 1
+    if hand[c] == 1 and pl.hb[c]:
+        pl.hm |= pl.hb[c]
+        pl.hk = None
+
+
+def _put(pl, i, f):
+    """Fighter f enters pl's empty slot i: the slot summaries (Player) follow."""
+    pl.slots[i] = f
+    pl.om |= _BIT[i]
+    pl.lm = pl.bm = -1
+    if pl.gk or f.kw & SWIFT or not f.fresh:     # a fresh fighter is ready only with Swift
+        pl.rm = -1
+
+
+def _clear(pl, i):
+    """Slot i of pl is emptied."""
+    pl.slots[i] = None
+    pl.om &= ~_BIT[i]
+    pl.lm = pl.bm = pl.rm = -1
+
+
+def _changed(pl):
+    """pl's Stage, Powers or a fighter's Bind changed what listens, grants and may attack."""
+    pl.lm = pl.bm = pl.rm = -1
 
 
 def _get(s, r):
