@@ -179,11 +179,12 @@ def encode_png(image, dpi: int = 300, level: int = 1) -> bytes:
     """
     image = image.convert("RGB") if image.mode != "RGB" else image
     w, h = image.size
-    pixels = memoryview(image.tobytes())
-    stride = w * 3
-    # Each row starts with its filter type, 0 (none): one join puts the byte before every row.
-    rows = b"\0" + b"\0".join([pixels[top:top + stride] for top in range(0, h * stride, stride)])
-    idat = _deflate.compress(rows, level)
+    # Each row must start with its filter type, 0 (none). Packed with a stride one byte longer
+    # than a row, every row ends with a zero byte: shifted by one, that is the byte before the
+    # next row. So the rows are one leading zero plus the packed bytes without their last one.
+    packed = memoryview(image.tobytes("raw", "RGB", w * 3 + 1))
+    deflate = _deflate.compressobj(level)
+    idat = deflate.compress(b"\0") + deflate.compress(packed[:-1]) + deflate.flush()
     ppm = round(dpi / 0.0254)
     return (b"\x89PNG\r\n\x1a\n"
             + _chunk(b"IHDR", struct.pack(">IIBBBBB", w, h, 8, 2, 0, 0, 0))
