@@ -211,3 +211,12 @@ def test_several_games_render_in_one_command_and_a_broken_one_does_not_stop_the_
     assert result.stdout.startswith("combo-fighter: ") and " drawn, 0 unchanged" in result.stdout
     assert len(list((out / "combo-fighter" / "cards").glob("*.png"))) == len(load_game("combo-fighter").cards)
     assert not (out / "dojo-duel").exists()
+
+
+def test_an_unknown_filter_is_a_layout_error_with_its_line(dojo):
+    path = dojo / "layouts.yaml"
+    text = path.read_text().replace('{text: "{{ card.name }}"', '{text: "{{ card.name | uper }}"', 1)
+    path.write_text(text)
+    errors = layout_errors(dojo)
+    assert any("no filter named 'uper' (did you mean: upper?)" in e and e.startswith(f"{path}:")
+               for e in errors), errors

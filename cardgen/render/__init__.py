@@ -23,6 +23,7 @@ from cardgen.render.layout import (
     LayoutError,
     Layouts,
     back_name,
+    compile_templates,
     layout_back,
     layout_face,
     layout_reference,
@@ -170,6 +171,7 @@ def _prepare(game: Game, out_root: Path, only, preset, use_cache) -> _Job:
             continue
         job.tasks.append((kind, name, name, key))
     if len(job.tasks) > 1:
+        compile_templates(layouts)
         _warm(game, layouts)
     return job
 

@@ -23,7 +23,7 @@ from cardgen.errors import ContentError, Issue
 from cardgen.fsutil import write_atomic
 from cardgen.model import Card
 from cardgen.render.display import Ellipse, Face, Line, Picture, Polygon, Rect, Run
-from cardgen.render.layout import LayoutError, Layouts, back_name, layout_back, layout_face
+from cardgen.render.layout import LayoutError, Layouts, back_name, compile_templates, layout_back, layout_face
 
 KINDS = {cls.__name__: cls for cls in (Rect, Ellipse, Polygon, Line, Run, Picture)}
 PARALLEL_FROM = 24          # fewer cards than this are laid out in this process
@@ -78,6 +78,7 @@ def _layout_many(layouts: Layouts, names: list[str], jobs: int | None):
     workers = min(jobs or os.cpu_count() or 1, max(1, len(names) // (PARALLEL_FROM // 2)))
     if len(names) < PARALLEL_FROM or workers < 2 or not can_fork():
         return [_one(layouts, name) for name in names]
+    compile_templates(layouts)          # once, before the workers fork
     _WORK["layouts"] = layouts
     try:
         size = max(4, len(names) // (workers * 4))
