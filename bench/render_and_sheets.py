@@ -12,7 +12,8 @@
                                                                        goal <= 1.5 s
 - Peak memory of each stage (its process and the workers it started). goal < 400 MB
 
-Each stage runs in a fresh process, so imports and font loading count. Times are wall-clock;
+Each stage runs in a fresh process, so imports and font loading count; the PNG and PDF stages
+run three times and the fastest is reported, with every run listed. Times are wall-clock;
 "cpu" is the processor time of the stage and its workers, which a busy machine does not inflate.
 Games without a layouts.yaml yet are listed as skipped. Run: .venv/bin/python bench/render_and_sheets.py
 """
@@ -30,6 +31,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+REPEATS = 3
 GOALS = {"png": 100.0, "pdf_s": 2.0, "pdf_mb": 10.0, "rebuild_s": 1.5, "peak_mb": 400.0}
 
 
@@ -173,7 +175,13 @@ def main() -> int:
         print(json.dumps(STAGES[sys.argv[2]](Path(sys.argv[3]))))
         return 0
     have, missing = games_with_layouts()
-    png, pdf, rebuild = run_stage("png"), run_stage("pdf"), run_stage("rebuild")
+    # The machine is shared: other work slows a run, never speeds it up. Each stage runs REPEATS
+    # times in fresh processes and the fastest run is reported (as timeit does), with the range.
+    pngs = [run_stage("png") for _ in range(REPEATS)]
+    pdfs = [run_stage("pdf") for _ in range(REPEATS)]
+    png = min(pngs, key=lambda r: r["wall"])
+    pdf = min(pdfs, key=lambda r: r["cold"]["wall"])
+    rebuild = run_stage("rebuild")
     lines = [row("measure", "value"), "-" * 88]
     for r in png["rows"]:
         lines.append(row(f"  png {r['game']} ({r['cards']} cards)",
@@ -183,6 +191,7 @@ def main() -> int:
     lines.append(row("PNG, whole set, cold, 2 cores", f"{rate:.0f} cards/s", f">= {GOALS['png']:.0f}",
                      rate >= GOALS["png"]))
     lines.append(row("", f"cpu {png['cpu']:.1f} s for {cards} cards"))
+    lines.append(row("", "runs: " + ", ".join(f"{cards / r['wall']:.0f}" for r in pngs) + " cards/s"))
     biggest = 0.0
     for r in pdf["rows"]:
         lines.append(row(f"  pdf {r['game']} ({r['cards']} cards, {r['distinct']} distinct)",
@@ -193,6 +202,7 @@ def main() -> int:
     cold, cached = pdf["cold"], pdf["cached"]
     lines.append(row("proxy PDFs, every bundled card, cold", f"{cold['wall']:.2f} s (cpu {cold['cpu']:.2f})",
                      f"<= {GOALS['pdf_s']:g} s", cold["wall"] <= GOALS["pdf_s"]))
+    lines.append(row("", "runs: " + ", ".join(f"{r['cold']['wall']:.2f}" for r in pdfs) + " s"))
     lines.append(row("  again, laid-out cards cached, PDFs rewritten", f"{cached['wall']:.2f} s "
                                                                           f"(cpu {cached['cpu']:.2f})"))
     unchanged = pdf["unchanged"]
@@ -208,11 +218,11 @@ def main() -> int:
                          f"<= {GOALS['rebuild_s']:g} s", rebuild["wall"] <= GOALS["rebuild_s"]))
         lines.append(row(f"  {rebuild['drawn']} drawn, {rebuild['cached']} from the cache; then its PDFs",
                          f"{rebuild['sheets_wall']:.2f} s (cpu {rebuild['sheets_cpu']:.2f})"))
-    peak = max(png["peak_mb"], pdf["peak_mb"], rebuild["peak_mb"])
+    png_peak, pdf_peak = max(r["peak_mb"] for r in pngs), max(r["peak_mb"] for r in pdfs)
+    peak = max(png_peak, pdf_peak, rebuild["peak_mb"])
     lines.append(row("peak memory (largest stage)", f"{peak:.0f} MB", f"< {GOALS['peak_mb']:.0f} MB",
                      peak < GOALS["peak_mb"]))
-    lines.append(row("", f"png {png['peak_mb']:.0f}, pdf {pdf['peak_mb']:.0f}, "
-                         f"rebuild {rebuild['peak_mb']:.0f} MB"))
+    lines.append(row("", f"png {png_peak:.0f}, pdf {pdf_peak:.0f}, rebuild {rebuild['peak_mb']:.0f} MB"))
     for game_id in missing:
         lines.append(f"  skipped {game_id}: no layouts.yaml yet")
     for game_id, problem in png["broken"].items():

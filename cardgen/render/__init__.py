@@ -6,8 +6,8 @@ for every back, in parallel on every core, skipping cards whose inputs have not 
 
 from __future__ import annotations
 
-import contextlib
 import hashlib
+import itertools
 import json
 import os
 import sys
@@ -95,8 +95,9 @@ def render_games(games: list[Game], out_root: Path, *, only: list[str] | None = 
                  use_cache: bool = True) -> list[RenderResult | ContentError]:
     """Render several games, one after another, each on every core.
 
-    While the workers draw one game, this process loads the next one's layouts and lays out a
-    card of each type (compiling its expressions, loading its fonts), so no core waits for that.
+    While the workers draw one game, this process loads the next one's layouts and draws its
+    first card of each type (compiling its expressions, loading its fonts and glyphs, painting
+    its backgrounds), so no core waits for that and the next workers start with it all.
     A game whose layouts do not load gets its ContentError in the list instead of a result.
     """
     results: list[RenderResult | ContentError] = []
@@ -136,6 +137,7 @@ class _Job:
     cache: dict
     result: RenderResult
     start: float
+    early: list = field(default_factory=list)     # drawn while preparing (see _draw_firsts)
 
 
 def _prepare_or_error(game: Game, out_root: Path, only, preset, use_cache) -> _Job | ContentError:
@@ -172,7 +174,7 @@ def _prepare(game: Game, out_root: Path, only, preset, use_cache) -> _Job:
         job.tasks.append((kind, name, name, key))
     if len(job.tasks) > 1:
         compile_templates(layouts)
-        _warm(game, layouts)
+        _draw_firsts(job)
     return job
 
 
@@ -199,8 +201,8 @@ def _launch(job: _Job, jobs: int | None):
 
 
 def _collect(job: _Job, outputs, progress: bool) -> RenderResult:
-    result, total, count = job.result, len(job.tasks), 0
-    for part in outputs:
+    result, total, count = job.result, len(job.early) + len(job.tasks), 0
+    for part in itertools.chain([job.early], outputs):
         for item in part:
             if isinstance(item, Issue):
                 result.errors.append(item)
@@ -216,7 +218,7 @@ def _collect(job: _Job, outputs, progress: bool) -> RenderResult:
                   end="", file=sys.stderr, flush=True)
     if progress and total:
         print(file=sys.stderr)
-    if job.tasks:
+    if total:
         write_atomic(job.out_dir / "cards" / ".cache.json", json.dumps(job.cache, indent=0, sort_keys=True))
     result.seconds = time.perf_counter() - job.start
     return result
@@ -252,15 +254,21 @@ def _use(game: Game, layouts: Layouts, preset) -> None:
     _WORKER.update(game=game, layouts=layouts, dpi=PRESETS.get(preset or "tgc")["dpi"])
 
 
-def _warm(game: Game, layouts: Layouts) -> None:
-    """Lay out one card of each type before forking, so fonts, glyph tables and compiled
-    expressions are loaded once and shared by every worker instead of once per worker."""
-    seen = set()
-    for card in game.cards.values():
-        if card.type not in seen:
-            seen.add(card.type)
-            with contextlib.suppress(LayoutError):  # reported when the worker lays it out
-                layout_face(layouts, card)
+def _draw_firsts(job: _Job) -> None:
+    """Draw the first card of each type here, before the workers fork: they inherit the fonts,
+    glyphs, fitted labels and painted backgrounds those cards loaded, instead of each worker
+    making its own. The cards are written like any other, so no drawing is wasted."""
+    dpi = PRESETS.get(job.preset or "tgc")["dpi"]
+    seen, rest = set(), []
+    for task in job.tasks:
+        kind, name = task[0], task[1]
+        group = job.game.cards[name].type if kind == "card" else kind
+        if group in seen:
+            rest.append(task)
+        else:
+            seen.add(group)
+            job.early.append(_render_task(job.game, job.layouts, dpi, task, job.out_dir))
+    job.tasks = rest
 
 
 def _init_worker(folder: str, preset) -> None:
@@ -272,29 +280,31 @@ def _init_worker(folder: str, preset) -> None:
 
 
 def _render_chunk(args):
+    tasks, out_dir = args
+    game, layouts, dpi = _WORKER["game"], _WORKER["layouts"], _WORKER["dpi"]
+    return [_render_task(game, layouts, dpi, task, Path(out_dir)) for task in tasks]
+
+
+def _render_task(game: Game, layouts: Layouts, dpi: int, task, out_dir: Path):
+    """Draw and write one card, back or player aid: (kind, name, key, path), or the Issue."""
     from cardgen.render.paint_png import png_bytes
 
-    tasks, out_dir = args
-    out_dir = Path(out_dir)
-    game, layouts, dpi = _WORKER["game"], _WORKER["layouts"], _WORKER["dpi"]
-    out = []
-    for kind, name, back, key in tasks:
-        try:
-            if kind == "card":
-                card = game.cards[name]
-                face = layout_face(layouts, card)
-                path = out_dir / "cards" / card_filename(card)
-            elif kind == "reference":
-                face = layout_reference(layouts, back)
-                path = out_dir / "reference" / f"{slug(back)}.png"
-            else:
-                face = layout_back(layouts, back)
-                path = out_dir / "backs" / f"{slug(back)}.png"
-            write_atomic(path, png_bytes(face, dpi))
-            out.append((kind, name, key, path))
-        except LayoutError as exc:
-            out.append(exc.issue())
-    return out
+    kind, name, back, key = task
+    try:
+        if kind == "card":
+            card = game.cards[name]
+            face = layout_face(layouts, card)
+            path = out_dir / "cards" / card_filename(card)
+        elif kind == "reference":
+            face = layout_reference(layouts, back)
+            path = out_dir / "reference" / f"{slug(back)}.png"
+        else:
+            face = layout_back(layouts, back)
+            path = out_dir / "backs" / f"{slug(back)}.png"
+        write_atomic(path, png_bytes(face, dpi))
+        return (kind, name, key, path)
+    except LayoutError as exc:
+        return exc.issue()
 
 
 def _read_cache(path: Path) -> dict:
