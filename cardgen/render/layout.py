@@ -518,7 +518,8 @@ def _check_templates(element, where, fields, issues, layouts, loop_vars=frozense
         if not isinstance(value, str) or ("{{" not in value and "{%" not in value):
             continue
         try:
-            tree = layouts.parsed[value] = layouts.env.parse(value)
+            # a template used from several places (templates:, flows) is parsed once
+            tree = layouts.parsed.get(value) or layouts.parsed.setdefault(value, layouts.env.parse(value))
         except TemplateSyntaxError as exc:
             issues.add(element.line_of(key), f"{where}.{key}", f"template error: {exc.message}")
             continue

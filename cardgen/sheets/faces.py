@@ -79,14 +79,21 @@ def _layout_many(layouts: Layouts, names: list[str], jobs: int | None):
     if len(names) < PARALLEL_FROM or workers < 2 or not can_fork():
         return [_one(layouts, name) for name in names]
     compile_templates(layouts)          # once, before the workers fork
+    # The first card of each type is laid out here, so the workers inherit its fonts and fitted
+    # labels instead of each loading and fitting them again.
+    cards = layouts.game.cards
+    firsts = {cards[name].type: name for name in reversed(names)}
+    done = dict(_one(layouts, name) for name in firsts.values())     # name -> face or Issue
+    rest = [name for name in names if name not in done]
     _WORK["layouts"] = layouts
     try:
-        size = max(4, len(names) // (workers * 4))
-        chunks = [names[i:i + size] for i in range(0, len(names), size)]
+        size = max(4, len(rest) // (workers * 4))
+        chunks = [rest[i:i + size] for i in range(0, len(rest), size)]
         with multiprocessing.get_context("fork").Pool(workers) as pool:
-            return [item for part in pool.map(_chunk, chunks) for item in part]
+            done.update(item for part in pool.map(_chunk, chunks) for item in part)
     finally:
         _WORK.clear()
+    return [(name, done[name]) for name in names]
 
 
 _WORK: dict = {}    # inherited by forked workers
