@@ -489,6 +489,8 @@ class AdaptEngine(Engine):
                     for i, x in r:
                         res[i] -= x
             flags, imm, cd = base.flags, base.rimm, base.cd
+            # add the incoming card: the same addition as one step of the full sum below, kept
+            # inline (a helper call per card costs more than the sum on this hot path)
             a, b, c, d, n, fl, r, im, co = vec[key[slot]]
             fer += a
             surv += b
