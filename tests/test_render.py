@@ -220,3 +220,22 @@ def test_an_unknown_filter_is_a_layout_error_with_its_line(dojo):
     errors = layout_errors(dojo)
     assert any("no filter named 'uper' (did you mean: upper?)" in e and e.startswith(f"{path}:")
                for e in errors), errors
+
+
+def test_beside_other_threads_cards_are_drawn_without_forking(dojo, tmp_path, monkeypatch):
+    """`cardgen watch` runs threads: a fork would copy locks they hold, so render draws in-process."""
+    import multiprocessing
+    import threading
+
+    def no_pool(*args, **kwargs):
+        raise AssertionError("render started worker processes beside other threads")
+
+    monkeypatch.setattr(multiprocessing, "get_context", no_pool)
+    release = threading.Event()
+    other = threading.Thread(target=release.wait, daemon=True)
+    other.start()
+    try:
+        result = render_game(load_game(dojo), tmp_path, jobs=2, use_cache=False)
+    finally:
+        release.set()
+    assert not result.errors and len(result.written) > 40

@@ -19,6 +19,7 @@ from cardgen import __version__
 from cardgen.errors import ContentError, Issue
 from cardgen.fsutil import write_atomic
 from cardgen.model import Card, Game
+from cardgen.parallel import can_fork, can_spawn
 from cardgen.render.layout import (
     LayoutError,
     Layouts,
@@ -182,6 +183,8 @@ def _launch(job: _Job, jobs: int | None):
     """Start drawing a job's cards: (the pool or None, an iterator of finished chunks)."""
     tasks, out_dir = job.tasks, str(job.out_dir)
     jobs = max(1, min(jobs or os.cpu_count() or 1, len(tasks) // 8 or 1))
+    if not (can_fork() or can_spawn()):     # inside a worker, or beside other threads: draw here
+        jobs = 1
     _keep_freed_memory()
     _use(job.game, job.layouts, job.preset)
     if jobs == 1:
@@ -191,10 +194,10 @@ def _launch(job: _Job, jobs: int | None):
     # Small chunks: when the last ones run, no core idles long waiting for the other.
     chunk = max(2, len(tasks) // (jobs * 32))
     chunks = [(tasks[i:i + chunk], out_dir) for i in range(0, len(tasks), chunk)]
-    if sys.platform != "win32":
+    if can_fork():
         # Forked workers inherit the loaded game, layouts, fonts and compiled expressions.
         pool = multiprocessing.get_context("fork").Pool(jobs)
-    else:
+    else:                                   # spawned workers load the game themselves
         pool = multiprocessing.get_context("spawn").Pool(jobs, _init_worker,
                                                          (str(job.game.folder), job.preset))
     return pool, pool.imap(_render_chunk, chunks)

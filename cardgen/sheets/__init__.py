@@ -117,8 +117,9 @@ def make_sheets(game: Game, out_dir: Path, deck: Deck | None = None,
     code) have not changed since it was written is left alone unless `force`. Raises ContentError
     for unknown cards or cards that cannot be laid out. `notes` (optional) receives one line per
     file: its grid, pages, and any warning. PDFs are written in parallel (up to `jobs` processes)."""
+    from cardgen.parallel import can_fork
     from cardgen.render.layout import load_layouts
-    from cardgen.sheets.faces import can_fork, inputs_digest, remember, unchanged
+    from cardgen.sheets.faces import inputs_digest, remember, unchanged
 
     if options.backs not in BACK_MODES:
         raise ValueError(f"unknown backs mode {options.backs!r}")

@@ -13,7 +13,6 @@ import hashlib
 import json
 import multiprocessing
 import os
-import sys
 from dataclasses import fields as dc_fields
 from functools import lru_cache
 from pathlib import Path
@@ -22,6 +21,7 @@ from cardgen import __version__
 from cardgen.errors import ContentError, Issue
 from cardgen.fsutil import write_atomic
 from cardgen.model import Card
+from cardgen.parallel import can_fork
 from cardgen.render.display import Ellipse, Face, Line, Picture, Polygon, Rect, Run
 from cardgen.render.layout import LayoutError, Layouts, back_name, compile_templates, layout_back, layout_face
 
@@ -97,15 +97,6 @@ def _layout_many(layouts: Layouts, names: list[str], jobs: int | None):
 
 
 _WORK: dict = {}    # inherited by forked workers
-
-
-def can_fork() -> bool:
-    """Worker processes by fork: on Linux, not from a pool worker (daemons have no children), and
-    not while other threads run (`cardgen watch`): a fork copies locks another thread may hold."""
-    import threading
-
-    return sys.platform.startswith("linux") and not multiprocessing.current_process().daemon \
-        and threading.active_count() == 1
 
 
 def _chunk(names: list[str]):
