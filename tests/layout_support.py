@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 
 from cardgen.render.display import Run
+from cardgen.render.fonts import load_face
 
 
 def runs(face) -> list[Run]:
@@ -30,3 +31,24 @@ def alone(face, text: str) -> bool:
 
 def cards_of(game, card_type):
     return [c for c in game.cards.values() if c.type == card_type]
+
+
+def in_box(run: Run, box) -> bool:
+    """True when the run's baseline start lies in the box (x, y, w, h)."""
+    x, y, w, h = box
+    return x <= run.x <= x + w and y <= run.y <= y + h
+
+
+def read_back(face, box=None) -> str:
+    """The face's text runs (optionally only those in a box) read back in drawing order: runs that
+    touch on one baseline (a bold keyword and the colon after it) are joined directly, anything
+    else with a space."""
+    out, last = "", None
+    for run in runs(face):
+        if box is not None and not in_box(run, box):
+            continue
+        end = run.x + load_face(run.font).width_mm(run.text, run.size)
+        touching = last is not None and abs(run.y - last[0]) < 0.01 and abs(run.x - last[1]) < 0.05
+        out += ("" if touching or last is None else " ") + run.text
+        last = (run.y, end)
+    return re.sub(r"\s+", " ", out.replace("\u00a0", " ")).strip()

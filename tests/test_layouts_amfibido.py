@@ -13,6 +13,7 @@ from cardgen.model import load_game
 from cardgen.render.display import Ellipse, Polygon, Rect, Run
 from cardgen.render.fonts import load_face
 from cardgen.render.layout import back_name, layout_back, layout_face, load_layouts
+from tests.layout_support import in_box, read_back
 
 GAME = load_game("amfibido")
 CARDS = sorted(GAME.cards.values(), key=lambda c: (c.type, c.name))
@@ -40,17 +41,7 @@ def runs(name: str) -> list[Run]:
 
 
 def drawn_text(name: str, box=None) -> str:
-    """The card's text runs (optionally only those in a box) read back in drawing order: runs that
-    touch on one baseline are joined directly, anything else with a space."""
-    out, last = "", None
-    for run in runs(name):
-        if box is not None and not in_box(run, box):
-            continue
-        end = run.x + load_face(run.font).width_mm(run.text, run.size)
-        touching = last is not None and abs(run.y - last[0]) < 0.01 and abs(run.x - last[1]) < 0.05
-        out += ("" if touching or last is None else " ") + run.text
-        last = (run.y, end)
-    return re.sub(r"\s+", " ", out.replace("\u00a0", " ")).strip()
+    return read_back(face(name), box)
 
 
 def printed(text: str) -> str:
@@ -58,11 +49,6 @@ def printed(text: str) -> str:
     for icon, symbol in GAME.icons.items():
         text = text.replace("{" + icon + "}", symbol)
     return re.sub(r"\s+", " ", text.replace("**", "")).strip()
-
-
-def in_box(run: Run, box) -> bool:
-    x, y, w, h = box
-    return x <= run.x <= x + w and y <= run.y <= y + h
 
 
 def colour(name: str):

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import re
 from functools import cache
 
 import pytest
@@ -11,6 +10,7 @@ from cardgen.model import load_game
 from cardgen.render.display import Run
 from cardgen.render.fonts import load_face
 from cardgen.render.layout import back_name, layout_back, layout_face, load_layouts
+from tests.layout_support import in_box, read_back
 
 GAME = load_game("combo-fighter")
 CARDS = sorted(GAME.cards.values(), key=lambda c: (c.type, c.name))
@@ -31,25 +31,12 @@ def runs(name: str) -> list[Run]:
     return [item for item in face(name).items if isinstance(item, Run)]
 
 
-def drawn_text(name: str) -> str:
-    """A card's text runs in drawing order, read back as text: runs that touch on one baseline (a bold
-    keyword and the colon after it) are joined directly, anything else with a space."""
-    out, last = "", None
-    for run in runs(name):
-        end = run.x + load_face(run.font).width_mm(run.text, run.size)
-        touching = last is not None and abs(run.y - last[0]) < 0.01 and abs(run.x - last[1]) < 0.05
-        out += ("" if touching or last is None else " ") + run.text
-        last = (run.y, end)
-    return re.sub(r"\s+", " ", out.replace("\u00a0", " "))
+def drawn_text(name: str, box=None) -> str:
+    return read_back(face(name), box)
 
 
 def symbol(icon: str) -> str:
     return GAME.icons[icon]
-
-
-def in_box(run: Run, box) -> bool:
-    x, y, w, h = box
-    return x <= run.x <= x + w and y <= run.y <= y + h
 
 
 def test_layouts_load_with_a_layout_per_card_type_and_the_backs():
