@@ -553,37 +553,21 @@ class AmfibidoEngine(ViewsMixin, Engine):
             info = box.info
             used = st.used
             for d in R3:
-                f = F[d]
-                if f >= 0 and f in abset and f not in used:
+                # the fighter in dojo d, then its equipment: each with its own action ability
+                for c, src in ((F[d], FC[d]), *zip(E[d], EC[d], strict=False)):
+                    if c < 0 or c not in abset or c in used:
+                        continue
                     if neut is None:
                         neut = self._neut(st)
-                    if f not in neut:
-                        ci = info[f]
-                        if hand or (ci.cost != C_DISCARD and ci.cost != C_HAND_TO_KO):
-                            src = FC[d]
-                            head = AB_HEAD[src]
-                            step = ci.ab_steps[0]
-                            acts += map(head.__add__,
-                                        self._switch_options(st, p, step.sel, src, NOOPT)
-                                        if step.verb == V_SWITCH else
-                                        self._options(st, p, step, src, NOOPT))
-                Ed = E[d]
-                if Ed:
-                    for k in range(len(Ed)):
-                        e = Ed[k]
-                        if e in abset and e not in used:
-                            if neut is None:
-                                neut = self._neut(st)
-                            if e not in neut:
-                                ci = info[e]
-                                if hand or (ci.cost != C_DISCARD and ci.cost != C_HAND_TO_KO):
-                                    src = EC[d][k]
-                                    head = AB_HEAD[src]
-                                    step = ci.ab_steps[0]
-                                    acts += map(head.__add__,
-                                                self._switch_options(st, p, step.sel, src, NOOPT)
-                                                if step.verb == V_SWITCH else
-                                                self._options(st, p, step, src, NOOPT))
+                    if c in neut:
+                        continue
+                    ci = info[c]
+                    if hand or (ci.cost != C_DISCARD and ci.cost != C_HAND_TO_KO):
+                        step = ci.ab_steps[0]
+                        acts += map(AB_HEAD[src].__add__,
+                                    self._switch_options(st, p, step.sel, src, NOOPT)
+                                    if step.verb == V_SWITCH else
+                                    self._options(st, p, step, src, NOOPT))
         s = st.sensei[p]
         if s >= 0 and s in abset and s not in st.used:
             ci = box.info[s]
