@@ -160,15 +160,21 @@ class TokenSide:
         self.no_more_aside: str | None = None
 
 
+def _card_lookup(resolve, problems: list[str], where: str):
+    """resolve(word) -> card name, noting a word that names no card in `problems`."""
+    def card(word: str) -> str | None:
+        found = resolve(word)
+        if found is None:
+            problems.append(f"{where}: {word!r} is not a card")
+        return found
+    return card
+
+
 def parse_token_side(name: str, text: str, resolve) -> tuple[TokenSide, list[str]]:
     side = TokenSide(name)
     problems: list[str] = []
 
-    def card(word: str) -> str | None:
-        found = resolve(word)
-        if found is None:
-            problems.append(f"{name}: {word!r} is not a card")
-        return found
+    card = _card_lookup(resolve, problems, name)
 
     for s in sentences(text):
         if (m := re.fullmatch(r"X is (\d+)\.", s)):
@@ -247,11 +253,7 @@ def parse_solo(text: str, resolve, side_names: tuple[str, str]) -> tuple[SoloRul
         problems.append(f"solo: {word!r} is not a side of the token")
         return -1
 
-    def card(word: str) -> str | None:
-        found = resolve(word)
-        if found is None:
-            problems.append(f"solo: {word!r} is not a card")
-        return found
+    card = _card_lookup(resolve, problems, "solo")
 
     for s in sentences(text):
         if (m := re.fullmatch(r"While (?:her|his|its|their) token shows (.+?), the AI adds (.+?) to "
