@@ -14,8 +14,9 @@ from cardgen.render.display import Colour, Run
 from cardgen.render.fonts import PT_TO_MM, Face, FontBook
 
 MARKUP = re.compile(r"(\*\*|\*|\{[A-Za-z0-9_-]+\}|\n)")
-# Fonts' hinted rendering runs up to ~1% wider than their unhinted advances: lines are broken
-# against a slightly narrower box so no painter ever draws past the edge.
+# Both painters place glyphs at their unhinted advances, but a glyph's ink (hinted in the PNG) can
+# reach a little past its advance: lines are broken against a slightly narrower box, so that no
+# painter ever draws past the edge.
 WIDTH_SLACK = 0.985
 
 
