@@ -18,3 +18,18 @@ def can_fork() -> bool:
 def can_spawn() -> bool:
     """Worker processes started afresh (Windows, macOS): anywhere but inside a pool worker."""
     return not sys.platform.startswith("linux") and not multiprocessing.current_process().daemon
+
+
+def first_of_each(items: list, group) -> tuple[list, list]:
+    """(the first item of each group, in order; the rest, in order). Work done on the firsts in
+    the parent before forking loads what the group needs once (fonts, glyphs, backgrounds) and
+    every worker inherits it, instead of each worker loading its own."""
+    seen, firsts, rest = set(), [], []
+    for item in items:
+        key = group(item)
+        if key in seen:
+            rest.append(item)
+        else:
+            seen.add(key)
+            firsts.append(item)
+    return firsts, rest

@@ -19,7 +19,7 @@ from cardgen import __version__
 from cardgen.errors import ContentError, Issue
 from cardgen.fsutil import write_atomic
 from cardgen.model import Card, Game
-from cardgen.parallel import can_fork, can_spawn
+from cardgen.parallel import can_fork, can_spawn, first_of_each
 from cardgen.render.layout import (
     LayoutError,
     Layouts,
@@ -258,20 +258,13 @@ def _use(game: Game, layouts: Layouts, preset) -> None:
 
 
 def _draw_firsts(job: _Job) -> None:
-    """Draw the first card of each type here, before the workers fork: they inherit the fonts,
-    glyphs, fitted labels and painted backgrounds those cards loaded, instead of each worker
-    making its own. The cards are written like any other, so no drawing is wasted."""
+    """Draw the first card of each type (and the first back, the first aid) here, before the
+    workers fork, and write it like any other: the workers inherit its glyphs, fitted labels
+    and painted backgrounds."""
     dpi = PRESETS.get(job.preset or "tgc")["dpi"]
-    seen, rest = set(), []
-    for task in job.tasks:
-        kind, name = task[0], task[1]
-        group = job.game.cards[name].type if kind == "card" else kind
-        if group in seen:
-            rest.append(task)
-        else:
-            seen.add(group)
-            job.early.append(_render_task(job.game, job.layouts, dpi, task, job.out_dir))
-    job.tasks = rest
+    cards = job.game.cards
+    firsts, job.tasks = first_of_each(job.tasks, lambda t: cards[t[1]].type if t[0] == "card" else t[0])
+    job.early += [_render_task(job.game, job.layouts, dpi, task, job.out_dir) for task in firsts]
 
 
 def _init_worker(folder: str, preset) -> None:

@@ -21,7 +21,7 @@ from cardgen import __version__
 from cardgen.errors import ContentError, Issue
 from cardgen.fsutil import write_atomic
 from cardgen.model import Card
-from cardgen.parallel import can_fork
+from cardgen.parallel import can_fork, first_of_each
 from cardgen.render.display import Ellipse, Face, Line, Picture, Polygon, Rect, Run
 from cardgen.render.layout import LayoutError, Layouts, back_name, compile_templates, layout_back, layout_face
 
@@ -79,12 +79,10 @@ def _layout_many(layouts: Layouts, names: list[str], jobs: int | None):
     if len(names) < PARALLEL_FROM or workers < 2 or not can_fork():
         return [_one(layouts, name) for name in names]
     compile_templates(layouts)          # once, before the workers fork
-    # The first card of each type is laid out here, so the workers inherit its fonts and fitted
-    # labels instead of each loading and fitting them again.
+    # the first card of each type is laid out here: the workers inherit its fonts and fitted labels
     cards = layouts.game.cards
-    firsts = {cards[name].type: name for name in reversed(names)}
-    done = dict(_one(layouts, name) for name in firsts.values())     # name -> face or Issue
-    rest = [name for name in names if name not in done]
+    firsts, rest = first_of_each(names, lambda name: cards[name].type)
+    done = dict(_one(layouts, name) for name in firsts)     # name -> face or Issue
     _WORK["layouts"] = layouts
     try:
         size = max(4, len(rest) // (workers * 4))
