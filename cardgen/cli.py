@@ -68,7 +68,8 @@ def _parser() -> argparse.ArgumentParser:
     p.set_defaults(func=cmd_render)
 
     p = sub.add_parser("sheets", help="print-and-play proxy sheets (PDF, Letter and A4) for a game or a deck")
-    p.add_argument("target", metavar="GAME|DECK", help="a game (the whole set) or a deck file")
+    p.add_argument("targets", nargs="+", metavar="GAME|DECK",
+                   help="a game (the whole set) or a deck file; several are printed side by side")
     p.add_argument("--paper", choices=["letter", "a4", "both"], default="both", help="(default: both)")
     p.add_argument("--backs", choices=["duplex-long", "duplex-short", "separate", "fold", "none"],
                    default="duplex-long",
@@ -294,19 +295,28 @@ def cmd_render(args) -> int:
 
 
 def cmd_sheets(args) -> int:
-    from cardgen.sheets import SheetOptions, load_target, make_sheets
+    from cardgen.sheets import SheetOptions, load_target, make_sheets_many
 
-    game, deck = load_target(args.target)
     if args.gap < 0:
         raise ContentError([Issue(None, None, "--gap", "expected 0 mm or more")])
+    targets = [load_target(ref) for ref in args.targets]
     papers = ("letter", "a4") if args.paper == "both" else (args.paper,)
     options = SheetOptions(papers, args.backs, (args.offset_x, args.offset_y), 0.0 if args.shared_cuts
                            else args.gap, args.bleed, args.singles)
-    notes: list[str] = []
-    for path, note in zip(make_sheets(game, args.out / game.id, deck, options, notes), notes, strict=True):
-        print(f"{display_path(path)}: {note}")
-    print("Print at 100% (actual size, no fit-to-page): the rulers in the margin must measure 1 in and 2 cm.")
-    return 0
+    status, printed = 0, False
+    for result in make_sheets_many(targets, args.out, options):
+        if isinstance(result, ContentError):
+            for issue in result.issues:
+                print(f"error: {issue}", file=sys.stderr)
+            status = 2
+            continue
+        printed = True
+        for path, note in zip(result.paths, result.notes, strict=True):
+            print(f"{display_path(path)}: {note}")
+    if printed:
+        print("Print at 100% (actual size, no fit-to-page): the rulers in the margin must measure 1 in and "
+              "2 cm.")
+    return status
 
 
 def cmd_tts(args) -> int:

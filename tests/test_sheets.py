@@ -540,6 +540,7 @@ def test_every_card_size_gets_its_notes_and_rulers(tmp_path, size, backs, bleed)
 
 def test_parallel_documents_are_the_same_bytes_as_serial_ones(tmp_path, monkeypatch):
     import cardgen.sheets as sheets
+    from cardgen.sheets import faces
 
     folder = guild_copy(tmp_path, MARKER_LAYOUTS)
     extra = "\n".join(f"- {{name: Trick {i:02}, type: trick, cost: 1, district: Market, rarity: common, "
@@ -550,12 +551,55 @@ def test_parallel_documents_are_the_same_bytes_as_serial_ones(tmp_path, monkeypa
     real = sheets._write_forked
     monkeypatch.setattr(sheets, "_write_forked", lambda *a: forked.append(1) or real(*a))
     options = SheetOptions(singles=True)
-    serial = make_sheets(game, tmp_path / "serial", None, options, jobs=1)
+    with monkeypatch.context() as serial_only:
+        serial_only.setattr(sheets, "can_fork", lambda: False)
+        serial_only.setattr(faces, "can_fork", lambda: False)
+        serial = make_sheets(game, tmp_path / "serial", None, options, jobs=2)
+    assert not forked
     parallel = make_sheets(game, tmp_path / "parallel", None, options, jobs=2)
-    if sheets.faces.can_fork():
+    if faces.can_fork():
         assert forked, "60 distinct cards on two cores: the PDFs are written in parallel"
     for a, b in zip(serial, parallel, strict=True):
         assert a.read_bytes() == b.read_bytes(), a.name
+
+
+def test_several_targets_print_side_by_side_and_a_broken_one_does_not_stop_the_others(tmp_path):
+    from cardgen.errors import ContentError
+    from cardgen.sheets import SheetsDone, make_sheets_many
+
+    folder = guild_copy(tmp_path, MARKER_LAYOUTS)
+    bad = folder / "decks" / "bad.yaml"
+    bad.write_text("game: ..\nname: Bad\ncaptain: Harbour Warden\ncards:\n  Wick Runner: 3\n"
+                   "  Wick Runer: 2\n")
+    dojo = load_deck(ROOT / "content" / "dojo-duel" / "decks" / "crane-path.yaml")
+    targets = [(load_game(folder), None), (dojo.game, dojo), (load_game(folder), load_deck(bad))]
+    options = SheetOptions(("a4",))
+    whole, deck, broken = make_sheets_many(targets, tmp_path / "many", options)
+    assert isinstance(whole, SheetsDone) and isinstance(deck, SheetsDone)
+    assert isinstance(broken, ContentError)
+    assert [(i.file, i.line, i.field) for i in broken.issues] == [(bad, 6, "cards")]
+    assert "no card 'Wick Runer'" in broken.issues[0].message
+    assert [p.name for p in whole.paths] == ["proxies-a4.pdf"] and "4 pages" in whole.notes[0]
+    alone = make_sheets(load_game(folder), tmp_path / "alone", None, options)
+    assert whole.paths[0].read_bytes() == alone[0].read_bytes()
+    assert deck.paths == [tmp_path / "many" / "dojo-duel" / "crane-path-a4.pdf"]
+    assert not (tmp_path / "many" / "guild" / "bad-a4.pdf").exists()
+
+
+def test_cli_sheets_for_several_targets_reports_the_broken_one(tmp_path):
+    import subprocess
+    import sys
+
+    folder = guild_copy(tmp_path, MARKER_LAYOUTS)
+    bad = folder / "decks" / "bad.yaml"
+    bad.write_text("game: ..\nname: Bad\ncaptain: Harbour Warden\ncards:\n  Wick Runer: 2\n")
+    deck = ROOT / "content" / "dojo-duel" / "decks" / "crane-path.yaml"
+    result = subprocess.run([sys.executable, "-m", "cardgen", "sheets", str(bad), str(deck), "--paper", "a4",
+                             "--out", str(tmp_path / "out")], capture_output=True, text=True, cwd=ROOT)
+    assert result.returncode == 2
+    assert "bad.yaml:5: cards: no card 'Wick Runer'" in result.stderr and "Traceback" not in result.stderr
+    assert (tmp_path / "out" / "dojo-duel" / "crane-path-a4.pdf").is_file()
+    assert "crane-path-a4.pdf: 15 cards" in result.stdout
 
 
 def test_a_fighters_deck_prints_its_shared_moves_on_the_fighters_back():

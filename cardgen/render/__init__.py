@@ -69,16 +69,22 @@ def _with_preset(layouts: Layouts, preset: str | None) -> Layouts:
 
 def cache_key(layouts: Layouts, card: Card | None, extra: str = "") -> str:
     """Everything a card's picture depends on: its fields, the layouts, the game's icons and keywords."""
-    digest = hashlib.sha256()
-    digest.update(__version__.encode())
-    digest.update(layouts.source.encode())
-    digest.update(json.dumps([layouts.game.icons, sorted(layouts.game.keywords), layouts.bleed],
-                             sort_keys=True).encode())
-    if card is not None:
-        digest.update(json.dumps([card.name, card.type, card.copies, card.fields], sort_keys=True,
-                                 default=str).encode())
-    digest.update(extra.encode())
-    return digest.hexdigest()[:20]
+    # remembered per Layouts (one load of one game's files): the sheets ask for each card's key
+    # several times, and hashing the card's fields as JSON is not free
+    memo = (card.name if card is not None else None, extra, layouts.bleed)
+    key = layouts.keys.get(memo)
+    if key is None:
+        digest = hashlib.sha256()
+        digest.update(__version__.encode())
+        digest.update(layouts.source.encode())
+        digest.update(json.dumps([layouts.game.icons, sorted(layouts.game.keywords), layouts.bleed],
+                                 sort_keys=True).encode())
+        if card is not None:
+            digest.update(json.dumps([card.name, card.type, card.copies, card.fields], sort_keys=True,
+                                     default=str).encode())
+        digest.update(extra.encode())
+        key = layouts.keys[memo] = digest.hexdigest()[:20]
+    return key
 
 
 def render_game(game: Game, out_root: Path, *, only: list[str] | None = None, preset: str | None = None,

@@ -86,6 +86,7 @@ class Layouts:
     # compiled when first used, or all at once by compile_templates before forking workers
     parsed: dict = field(default_factory=dict, repr=False)
     compiled: dict = field(default_factory=dict, repr=False)
+    keys: dict = field(default_factory=dict, repr=False)   # cache keys already worked out (render.cache_key)
 
 
 # -- loading -------------------------------------------------------------------------------------

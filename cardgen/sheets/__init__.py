@@ -12,18 +12,20 @@ from __future__ import annotations
 
 import multiprocessing
 import os
+import time
 from dataclasses import dataclass
 from pathlib import Path
 
 from cardgen.errors import ContentError, Issue, did_you_mean
 from cardgen.fsutil import write_atomic
 from cardgen.model import Card, Deck, Game
+from cardgen.parallel import can_fork
 from cardgen.sheets.geometry import BACK_MODES, PAPERS, impose, max_gap
 
 CACHE_NAME = ".sheets-cache.json"   # laid-out cards, beside the PDFs (see faces.py)
 PARALLEL_FROM = 48                  # distinct cards from which each PDF gets its own process
-__all__ = ["BACK_MODES", "CACHE_NAME", "PAPERS", "SheetOptions", "build_sheets", "load_target", "make_sheets",
-           "print_list"]
+__all__ = ["BACK_MODES", "CACHE_NAME", "PAPERS", "SheetOptions", "SheetsDone", "build_sheets", "load_target",
+           "make_sheets", "make_sheets_many", "print_list"]
 
 
 @dataclass(frozen=True)
@@ -77,30 +79,31 @@ def prepare(game: Game, deck: Deck | None = None, with_backs: bool = True, cache
 
     layouts = layouts or load_layouts(game)
     wanted = print_list(game, deck)
-    faces, backs = lay_out(layouts, [card for card, _ in wanted], with_backs, cache, jobs, deck)
+    # the whole set also prints the card-sized player aids, one per player
+    references = list(layouts.reference) if deck is None else []
+    faces, backs, aids = lay_out(layouts, [card for card, _ in wanted], with_backs, cache, jobs, deck,
+                                 references)
     title = game.name if deck is None else f"{game.name}: {deck.name}"
     load = Deckload(title, [], [])
     for card, count in wanted:
         load.faces.extend([faces[card.name]] * count)
         load.backs.extend([backs[card.name]] * count)
-    if deck is None:  # the whole set also prints the card-sized player aids, one per player
-        _add_reference_cards(load, layouts, with_backs)
+    if references:
+        _add_reference_cards(load, layouts, aids, with_backs)
     return load, layouts
 
 
-def _add_reference_cards(load, layouts, with_backs: bool) -> None:
-    from cardgen.render.layout import LayoutError, layout_back, layout_reference, reference_copies
+def _add_reference_cards(load, layouts, aids, with_backs: bool) -> None:
+    from cardgen.render.layout import LayoutError, layout_back, reference_copies
 
-    if not layouts.reference:
-        return
     copies = reference_copies(layouts.game)
     try:
         back = layout_back(layouts, "default") if with_backs and "default" in layouts.backs else None
-        for name in layouts.reference:
-            load.faces.extend([layout_reference(layouts, name)] * copies)
-            load.backs.extend([back] * copies)
     except LayoutError as exc:
         raise ContentError([exc.issue()]) from None
+    for name in layouts.reference:
+        load.faces.extend([aids[name]] * copies)
+        load.backs.extend([back] * copies)
 
 
 def output_stem(deck: Deck | None) -> str:
@@ -117,7 +120,6 @@ def make_sheets(game: Game, out_dir: Path, deck: Deck | None = None,
     code) have not changed since it was written is left alone unless `force`. Raises ContentError
     for unknown cards or cards that cannot be laid out. `notes` (optional) receives one line per
     file: its grid, pages, and any warning. PDFs are written in parallel (up to `jobs` processes)."""
-    from cardgen.parallel import can_fork
     from cardgen.render.layout import load_layouts
     from cardgen.sheets.faces import inputs_digest, remember, unchanged
 
@@ -154,13 +156,103 @@ def make_sheets(game: Game, out_dir: Path, deck: Deck | None = None,
     if todo:
         load, _ = prepare(game, deck, options.backs != "none", out_dir / CACHE_NAME, jobs, layouts)
         distinct = len({id(face) for face in load.faces})
-        if len(todo) > 1 and (jobs or os.cpu_count() or 1) > 1 and distinct >= PARALLEL_FROM and can_fork():
+        # the cards are drawn once as forms and each paper finished in a forked copy of the
+        # document: that saves drawing them again even when only one core is ours
+        if len(todo) > 1 and distinct >= PARALLEL_FROM and can_fork():
             _write_forked(load, options, [docs[i] for i in todo])
         else:
             for i in todo:
                 _write_doc(load, options, docs[i])
         remember(out_dir, {docs[i][0].name: docs[i][2] for i in todo})
     return [path for path, _imp, _digest in docs]
+
+
+@dataclass
+class SheetsDone:
+    """What make_sheets wrote for one target: the files, a note on each (grid, pages...), and
+    how long it took."""
+
+    paths: list[Path]
+    notes: list[str]
+    seconds: float
+
+
+def make_sheets_many(targets: list[tuple[Game, Deck | None]], out_root: Path,
+                     options: SheetOptions = SheetOptions(), jobs: int | None = None,
+                     force: bool = False) -> list[SheetsDone | ContentError]:
+    """make_sheets for several games or decks, each into out_root/<game>: one result per target,
+    in order, a ContentError for a target that cannot be printed (the others still are).
+
+    Each game gets its own process, `jobs` (default: every core) at a time, the largest first,
+    and lays out its cards there: a game's sheets are a chain of steps that cannot all use two
+    cores (its forms are drawn once, in one process), so the cores are kept busy by working on
+    several games at once. Targets of one game share a process, since they share its cache files.
+    """
+    jobs = max(1, jobs or os.cpu_count() or 1)
+    by_game: dict[str, list[int]] = {}
+    for i, (game, _deck) in enumerate(targets):
+        by_game.setdefault(str(game.folder.resolve()), []).append(i)
+    groups = sorted(by_game.values(), key=lambda group: -sum(_weight(*targets[i]) for i in group))
+    results: list = [None] * len(targets)
+    if jobs == 1 or len(groups) == 1 or not can_fork():
+        for group in groups:
+            results_for = _sheets_group([targets[i] for i in group], out_root, options, jobs, force)
+            for i, result in zip(group, results_for, strict=True):
+                results[i] = result
+        return results
+    from multiprocessing.connection import wait
+
+    context = multiprocessing.get_context("fork")
+    waiting, running = list(groups), {}
+    while waiting or running:
+        while waiting and len(running) < jobs:
+            group = waiting.pop(0)
+            receive, send = context.Pipe(duplex=False)
+            worker = context.Process(target=_sheets_child, args=(
+                send, [targets[i] for i in group], out_root, options, 1, force))
+            worker.start()
+            send.close()
+            running[receive] = (group, worker)
+        for receive in wait(list(running)):
+            group, worker = running.pop(receive)
+            try:
+                outcome = receive.recv()
+            except EOFError:
+                outcome = None
+            worker.join()
+            if outcome is None:
+                names = ", ".join(targets[i][0].name for i in group)
+                raise RuntimeError(f"printing {names} failed (see the error above)")
+            for i, result in zip(group, outcome, strict=True):
+                results[i] = ContentError(result) if isinstance(result, list) else result
+    return results
+
+
+def _weight(game: Game, deck: Deck | None) -> int:
+    """How long a target's sheets take, roughly: its distinct cards."""
+    return len(game.cards) if deck is None else len(deck.entries)
+
+
+def _sheets_group(targets, out_root: Path, options: SheetOptions, jobs: int | None, force: bool):
+    results = []
+    for game, deck in targets:
+        notes: list[str] = []
+        start = time.perf_counter()
+        try:
+            paths = make_sheets(game, Path(out_root) / game.id, deck, options, notes, jobs, force)
+        except ContentError as exc:
+            results.append(exc)
+        else:
+            results.append(SheetsDone(paths, notes, time.perf_counter() - start))
+    return results
+
+
+def _sheets_child(send, targets, out_root, options, jobs, force) -> None:
+    """In a forked process: print `targets` and send back the results (issues as plain lists, since
+    an exception does not survive pickling with its issues)."""
+    results = _sheets_group(targets, out_root, options, jobs, force)
+    send.send([r.issues if isinstance(r, ContentError) else r for r in results])
+    send.close()
 
 
 def _write_doc(load, options: SheetOptions, doc, started=None) -> Path:

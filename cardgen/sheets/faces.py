@@ -23,7 +23,15 @@ from cardgen.fsutil import write_atomic
 from cardgen.model import Card
 from cardgen.parallel import can_fork, first_of_each
 from cardgen.render.display import Ellipse, Face, Line, Picture, Polygon, Rect, Run
-from cardgen.render.layout import LayoutError, Layouts, back_name, compile_templates, layout_back, layout_face
+from cardgen.render.layout import (
+    LayoutError,
+    Layouts,
+    back_name,
+    compile_templates,
+    layout_back,
+    layout_face,
+    layout_reference,
+)
 
 KINDS = {cls.__name__: cls for cls in (Rect, Ellipse, Polygon, Line, Run, Picture)}
 PARALLEL_FROM = 24          # fewer cards than this are laid out in this process
@@ -31,9 +39,12 @@ CACHE_FORMAT = 1
 
 
 def lay_out(layouts: Layouts, cards: list[Card], with_backs: bool, cache: Path | None = None,
-            jobs: int | None = None, deck=None) -> tuple[dict[str, Face], dict[str, Face | None]]:
-    """Faces by card name, and each card's back (None without backs; chosen for `deck` when one
-    is printed). Raises ContentError listing every card that cannot be laid out."""
+            jobs: int | None = None, deck=None, references: list[str] = ()
+            ) -> tuple[dict[str, Face], dict[str, Face | None], dict[str, Face]]:
+    """Faces by card name, each card's back (None without backs; chosen for `deck` when one is
+    printed), and the card-sized player aids named in `references` (laid out alongside the cards,
+    never cached: they are drawn from the game's tables). Raises ContentError listing every card
+    that cannot be laid out."""
     from cardgen.render import cache_key
 
     keys = {card.name: cache_key(layouts, card) for card in cards}
@@ -45,11 +56,14 @@ def lay_out(layouts: Layouts, cards: list[Card], with_backs: bool, cache: Path |
                 faces[name] = _face_from(stored[key])
     todo = [card.name for card in cards if card.name not in faces]
     issues: list[Issue] = []
-    for name, face in _layout_many(layouts, todo, jobs):
+    aids: dict[str, Face] = {}
+    for task, face in _layout_many(layouts, todo, jobs, [(REFERENCE, name) for name in references]):
         if isinstance(face, Issue):
             issues.append(face)
+        elif isinstance(task, tuple):
+            aids[task[1]] = face
         else:
-            faces[name] = face
+            faces[task] = face
     backs: dict[str, Face | None] = {}
     if with_backs:
         by_name: dict[str, Face] = {}
@@ -71,18 +85,24 @@ def lay_out(layouts: Layouts, cards: list[Card], with_backs: bool, cache: Path |
         merged = {key: value for key, value in stored.items() if key in current}
         merged.update({keys[name]: _face_to(faces[name]) for name in todo})
         _write(cache, layouts, merged)
-    return faces, backs
+    return faces, backs, aids
 
 
-def _layout_many(layouts: Layouts, names: list[str], jobs: int | None):
+REFERENCE = "reference"   # a task (REFERENCE, name) lays out a player aid; a plain name, a card
+
+
+def _layout_many(layouts: Layouts, names: list[str], jobs: int | None, extra: list[tuple[str, str]] = ()):
+    """[(task, Face or Issue)] for the cards `names` and the `extra` tasks, on up to `jobs` cores."""
+    tasks = [*names, *extra]
     workers = min(jobs or os.cpu_count() or 1, max(1, len(names) // (PARALLEL_FROM // 2)))
     if len(names) < PARALLEL_FROM or workers < 2 or not can_fork():
-        return [_one(layouts, name) for name in names]
+        return [_one(layouts, task) for task in tasks]
     compile_templates(layouts)          # once, before the workers fork
     # the first card of each type is laid out here: the workers inherit its fonts and fitted labels
     cards = layouts.game.cards
     firsts, rest = first_of_each(names, lambda name: cards[name].type)
-    done = dict(_one(layouts, name) for name in firsts)     # name -> face or Issue
+    done = dict(_one(layouts, name) for name in firsts)     # task -> face or Issue
+    rest = [*extra, *rest]              # the aids are the longest tasks: hand them out first
     _WORK["layouts"] = layouts
     try:
         size = max(4, len(rest) // (workers * 4))
@@ -91,21 +111,23 @@ def _layout_many(layouts: Layouts, names: list[str], jobs: int | None):
             done.update(item for part in pool.map(_chunk, chunks) for item in part)
     finally:
         _WORK.clear()
-    return [(name, done[name]) for name in names]
+    return [(task, done[task]) for task in tasks]
 
 
 _WORK: dict = {}    # inherited by forked workers
 
 
-def _chunk(names: list[str]):
-    return [_one(_WORK["layouts"], name) for name in names]
+def _chunk(tasks: list):
+    return [_one(_WORK["layouts"], task) for task in tasks]
 
 
-def _one(layouts: Layouts, name: str):
+def _one(layouts: Layouts, task):
     try:
-        return name, layout_face(layouts, layouts.game.cards[name])
+        if isinstance(task, tuple):
+            return task, layout_reference(layouts, task[1])
+        return task, layout_face(layouts, layouts.game.cards[task])
     except LayoutError as exc:
-        return name, exc.issue()
+        return task, exc.issue()
 
 
 # -- the cache: display lists as JSON --------------------------------------------------------------
