@@ -202,10 +202,17 @@ def make_sheets_many(targets: list[tuple[Game, Deck | None]], out_root: Path,
         return results
     from multiprocessing.connection import wait
 
+    from cardgen.sheets.pdf import warm_up
+
     context = multiprocessing.get_context("fork")
-    waiting, running = list(groups), {}
+    waiting, running, warm = list(groups), {}, False
     while waiting or running:
         while waiting and len(running) < jobs:
+            if running and not warm:
+                # the first game has started (it loads what it needs itself); meanwhile this
+                # process loads it once for all the others, which will be forked from it
+                warm_up()
+                warm = True
             group = waiting.pop(0)
             receive, send = context.Pipe(duplex=False)
             worker = context.Process(target=_sheets_child, args=(

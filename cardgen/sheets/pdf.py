@@ -51,6 +51,19 @@ def _canvas(buf, pagesize):
     return canvas, regular, bold
 
 
+def warm_up() -> None:
+    """Import what laying out and writing sheets needs and load the fonts every sheet uses (the
+    margin notes' family and the icon font), so processes forked afterwards share them instead of
+    each doing it again (half a billion instructions, ~0.15 s, each: measured with callgrind)."""
+    import jinja2.sandbox  # noqa: F401
+    import reportlab.pdfgen.canvas  # noqa: F401
+    from fontTools.ttLib import TTFont  # noqa: F401
+
+    book = FontBook()
+    for face in (book.face(NOTE_FAMILY), book.face(NOTE_FAMILY, bold=True), book.icon_face()):
+        register_font(face.name, face.path)
+
+
 def _form_names(canvas, faces) -> dict[int, str]:
     """Define each distinct Face (by identity) once as a form; returns id(face) -> form name."""
     names: dict[int, str] = {}
