@@ -8,6 +8,7 @@ font has is an error: ReportLab would drop it silently and Pillow would draw a b
 
 from __future__ import annotations
 
+import struct
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
@@ -75,11 +76,21 @@ class Face:
         return units / self.upem * size_pt * PT_TO_MM
 
 
-@lru_cache(maxsize=64)
-def load_face(path: str) -> Face:
+@lru_cache(maxsize=16)
+def _open(path: str):
+    """A font whose glyphs are named by their index: layout needs no glyph names, and naming them
+    from the 'post' table is the slowest part of opening a big font (DejaVu: 6,000 names).
+    Kept open: the metrics and the glyph boxes read the same character map."""
     from fontTools.ttLib import TTFont
 
     font = TTFont(path, lazy=True)
+    font.setGlyphOrder([f"glyph{i}" for i in range(font["maxp"].numGlyphs)])
+    return font
+
+
+@lru_cache(maxsize=64)
+def load_face(path: str) -> Face:
+    font = _open(path)
     if "glyf" not in font:
         raise ValueError(f"{path}: only TrueType outline fonts (.ttf with glyf) can be embedded "
                          "in PDFs by ReportLab; convert CFF/OpenType-CFF fonts first")
@@ -90,6 +101,38 @@ def load_face(path: str) -> Face:
     hhea = font["hhea"]
     name = "cg_" + Path(path).stem.replace(" ", "")
     return Face(str(path), name, upem, hhea.ascent / upem, -hhea.descent / upem, advances)
+
+
+@lru_cache(maxsize=16)
+def _glyph_boxes(path: str):
+    """(codepoint -> glyph index, the raw 'loca' and 'glyf' tables, loca's format, units per em).
+    Each glyph's ink box is in the first bytes of its record, so no glyph is parsed."""
+    font = _open(path)
+    order = {name: i for i, name in enumerate(font.getGlyphOrder())}
+    cmap = {cp: order[name] for cp, name in (font.getBestCmap() or {}).items()}
+    return cmap, font.reader["loca"], font.reader["glyf"], font["head"].indexToLocFormat, \
+        font["head"].unitsPerEm
+
+
+@lru_cache(maxsize=512)
+def glyph_bounds(path: str, text: str) -> tuple[float, float, float, float]:
+    """Ink bounds of a string's glyphs in em (xmin, ymin, xmax, ymax), for centring icons."""
+    cmap, loca, glyf, long_offsets, upem = _glyph_boxes(path)
+    boxes = []
+    for char in text:
+        index = cmap[ord(char)]
+        if long_offsets:
+            start, end = struct.unpack_from(">II", loca, 4 * index)
+        else:
+            start, end = (2 * v for v in struct.unpack_from(">HH", loca, 2 * index))
+        if end > start:                     # an empty record is a glyph without outlines (a space)
+            contours, *box = struct.unpack_from(">hhhhh", glyf, start)
+            if contours:
+                boxes.append(box)
+    if not boxes:
+        return (0.0, 0.0, 0.0, 0.0)
+    return (min(b[0] for b in boxes) / upem, min(b[1] for b in boxes) / upem,
+            max(b[2] for b in boxes) / upem, max(b[3] for b in boxes) / upem)
 
 
 class FontBook:

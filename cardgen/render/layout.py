@@ -11,14 +11,13 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
 from cardgen.errors import ContentError, Issue, IssueList, did_you_mean
 from cardgen.model import Card, Game
 from cardgen.render.display import Colour, Ellipse, Face, Line, Picture, Polygon, Rect, Run
-from cardgen.render.fonts import PT_TO_MM, VARIANTS, FontBook, load_face
+from cardgen.render.fonts import PT_TO_MM, VARIANTS, FontBook, glyph_bounds, load_face
 from cardgen.render.text import MissingGlyph, Overflow, Style, fit_text, measure
 from cardgen.yamlio import LineDict, LineList, read_yaml
 
@@ -828,31 +827,6 @@ def _icon(el, ctx, out, where, offset):
         dx = ctx.number(step[0], where) * n
         dy = ctx.number(step[1], where) * n
         out.append(Run(left + dx, baseline + dy, symbol, face.path, face.name, size, colour))
-
-
-@lru_cache(maxsize=16)
-def _outlines(path: str):
-    """A font's cmap, glyph table and units per em, parsed once per process (DejaVu's glyph
-    table alone takes ~60 ms to read)."""
-    from fontTools.ttLib import TTFont
-
-    font = TTFont(path, lazy=True)
-    return font.getBestCmap(), font["glyf"], font["head"].unitsPerEm
-
-
-@lru_cache(maxsize=512)
-def glyph_bounds(path: str, text: str) -> tuple[float, float, float, float]:
-    """Ink bounds of a string's glyphs in em (xmin, ymin, xmax, ymax), for centring icons."""
-    cmap, glyf, upem = _outlines(path)
-    boxes = []
-    for char in text:
-        glyph = glyf[cmap[ord(char)]]
-        if getattr(glyph, "numberOfContours", 0):
-            boxes.append((glyph.xMin, glyph.yMin, glyph.xMax, glyph.yMax))
-    if not boxes:
-        return (0.0, 0.0, 0.0, 0.0)
-    return (min(b[0] for b in boxes) / upem, min(b[1] for b in boxes) / upem,
-            max(b[2] for b in boxes) / upem, max(b[3] for b in boxes) / upem)
 
 
 def _image(el, ctx, out, where, offset):

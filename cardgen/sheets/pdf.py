@@ -59,9 +59,12 @@ def warm_up() -> None:
     import reportlab.pdfgen.canvas  # noqa: F401
     from fontTools.ttLib import TTFont  # noqa: F401
 
+    from cardgen.render.fonts import glyph_bounds
+
     book = FontBook()
     for face in (book.face(NOTE_FAMILY), book.face(NOTE_FAMILY, bold=True), book.icon_face()):
         register_font(face.name, face.path)
+    glyph_bounds(book.icon_face().path, "")      # reads the glyph boxes icons are centred by
 
 
 def _form_names(canvas, faces) -> dict[int, str]:
