@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 from cardgen.render.display import Face
 from cardgen.render.fonts import FontBook
-from cardgen.render.paint_pdf import MM, draw_face, register_font
+from cardgen.render.paint_pdf import MM, draw_face, prepare_reportlab, register_font
 from cardgen.sheets.geometry import EDGE_CLEAR, Imposition, Slot
 
 INK = (0.0, 0.0, 0.0)
@@ -42,6 +42,7 @@ def _canvas(buf, pagesize):
     from reportlab.pdfgen.canvas import Canvas
 
     rl_config.useA85 = 0
+    prepare_reportlab()
     book = FontBook()
     regular, bold = book.face(NOTE_FAMILY), book.face(NOTE_FAMILY, bold=True)
     register_font(regular.name, regular.path)
