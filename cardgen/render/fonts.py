@@ -71,9 +71,12 @@ class Face:
         return ord(char) in self.advances
 
     def width_mm(self, text: str, size_pt: float) -> float:
+        return self.em(text) * size_pt * PT_TO_MM
+
+    def em(self, text: str) -> float:
+        """The text's advance width in em (at 1 pt it is this many points)."""
         adv = self.advances
-        units = sum(adv.get(ord(c), 0) for c in text)
-        return units / self.upem * size_pt * PT_TO_MM
+        return sum(adv.get(ord(c), 0) for c in text) / self.upem
 
 
 @lru_cache(maxsize=16)

@@ -105,19 +105,21 @@ def _keyword_pattern(keywords: tuple[str, ...]):
 
 @dataclass
 class Piece:
-    """A stretch of one word drawn in one face (a word may mix faces: bold, icon, fallback)."""
+    """A stretch of one word drawn in one face (a word may mix faces: bold, icon, fallback), with
+    its width in em: the width at a size is em * size * PT_TO_MM, exactly as Face.width_mm works
+    it out, so a paragraph is split into pieces once and measured at every size tried."""
 
     text: str
     face: Face
-    width: float   # mm at the size it was measured for
+    em: float
 
 
-def _pieces(span: Span, book: FontBook, family: str, size: float) -> list[Piece]:
+def _pieces(span: Span, book: FontBook, family: str) -> list[Piece]:
     """Split a span by which face draws each character (the chosen face, else the icon font)."""
     main = book.icon_face(span.bold) if span.icon else book.face(family, span.bold, span.italic)
     advances = main.advances
     if all(ord(c) in advances for c in span.text):   # the common case: one face draws it all
-        return [Piece(span.text, main, main.width_mm(span.text, size))]
+        return [Piece(span.text, main, main.em(span.text))]
     fallback = book.icon_face(span.bold)
     out: list[Piece] = []
     for char in span.text:
@@ -132,7 +134,7 @@ def _pieces(span: Span, book: FontBook, family: str, size: float) -> list[Piece]
         else:
             out.append(Piece(char, face, 0.0))
     for piece in out:
-        piece.width = piece.face.width_mm(piece.text, size)
+        piece.em = piece.face.em(piece.text)
     return out
 
 
@@ -142,8 +144,15 @@ class Line:
     width: float
 
 
-def _break(paragraph: list[Span], book: FontBook, style: Style, size: float, width: float):
-    """Greedy line breaking of one paragraph. Returns (lines, widest single word)."""
+@dataclass
+class Paragraph:
+    """A paragraph's words (each a list of pieces) and the em width of a space between them."""
+
+    words: list[list[Piece]]
+    space: float
+
+
+def _words(paragraph: list[Span], book: FontBook, style: Style) -> Paragraph:
     words: list[list[Piece]] = [[]]
     for span in paragraph:
         chunks = re.split(r"( +)", span.text) if not span.icon else [span.text]
@@ -154,16 +163,19 @@ def _break(paragraph: list[Span], book: FontBook, style: Style, size: float, wid
                 if words[-1]:
                     words.append([])
                 continue
-            words[-1].extend(_pieces(Span(chunk, span.bold, span.italic, span.icon), book,
-                                     style.font, size))
-    words = [w for w in words if w]
-    space = book.face(style.font, style.bold, style.italic).width_mm(" ", size)
+            words[-1].extend(_pieces(Span(chunk, span.bold, span.italic, span.icon), book, style.font))
+    return Paragraph([w for w in words if w], book.face(style.font, style.bold, style.italic).em(" "))
+
+
+def _break(paragraph: Paragraph, size: float, width: float):
+    """Greedy line breaking of one paragraph at `size`. Returns (lines, widest single word, space)."""
+    space = paragraph.space * size * PT_TO_MM
     lines: list[Line] = []
     widest = 0.0
     current: list[list[Piece]] = []
     current_width = 0.0
-    for word in words:
-        w = sum(p.width for p in word)
+    for word in paragraph.words:
+        w = sum(p.em * size * PT_TO_MM for p in word)
         widest = max(widest, w)
         if current and current_width + space + w > width:
             lines.append(Line(current, current_width))
@@ -201,7 +213,7 @@ _FITTED: dict = {}
 
 def _fit(text, box, style: Style, book: FontBook, icons, keywords) -> list[Run]:
     x, y, w, h = box
-    paragraphs = parse(text, style, icons, keywords)
+    paragraphs = [_words(p, book, style) for p in parse(text, style, icons, keywords)]
     size = style.size
     while True:
         result = _try(paragraphs, (x, y, w, h), style, book, size)
@@ -219,7 +231,7 @@ def measure(text: str, width: float, style: Style, book: FontBook, icons, keywor
     height, ok = 0.0, True
     line_h = size * style.leading * PT_TO_MM
     for i, paragraph in enumerate(paragraphs):
-        lines, widest, _ = _break(paragraph, book, style, size, width * WIDTH_SLACK)
+        lines, widest, _ = _break(_words(paragraph, book, style), size, width * WIDTH_SLACK)
         ok = ok and widest <= width * WIDTH_SLACK
         height += line_h * max(1, len(lines)) + (line_h * style.paragraph_gap if i else 0.0)
     return height, ok
@@ -234,7 +246,7 @@ def _try(paragraphs, box, style: Style, book: FontBook, size: float):
     widest_word = 0.0
     gaps = 0.0
     for i, paragraph in enumerate(paragraphs):
-        lines, widest, space = _break(paragraph, book, style, size, usable)
+        lines, widest, space = _break(paragraph, size, usable)
         widest_word = max(widest_word, widest)
         if i:
             gaps += line_h * style.paragraph_gap
@@ -269,7 +281,7 @@ def _try(paragraphs, box, style: Style, book: FontBook, size: float):
             for piece in word:
                 runs.append(Run(cursor, baseline, piece.text, piece.face.path, piece.face.name, size,
                                 style.colour))
-                cursor += piece.width
+                cursor += piece.em * size * PT_TO_MM
     return _merge(runs)
 
 
