@@ -311,24 +311,39 @@ def slug(text) -> str:
 
 def _compile(env, source: str, tree=None):
     """A template string as a callable(variables): a lone `{{ expression }}` keeps its native type
-    (a number stays a number), anything else renders to text. `tree`: the source already parsed."""
-    from jinja2 import nodes
+    (a number stays a number), anything else renders to text. `tree`: the source already parsed.
+    `variables` must hold the environment's globals too (Context.jinja_vars)."""
+    from jinja2 import Undefined, nodes
 
     match = _EXPR.match(source)
     if match and "{{" not in match.group(1):
-        expression = None
+        template = None
         output = tree.body[0] if tree is not None and len(tree.body) == 1 else None
         if isinstance(output, nodes.Output) and len(output.nodes) == 1 \
                 and not isinstance(output.nodes[0], nodes.TemplateData):
-            from jinja2.environment import TemplateExpression
-
             # what compile_expression builds, from the tree the check parsed (no second parse)
             body = [nodes.Assign(nodes.Name("result", "store"), output.nodes[0], lineno=1)]
-            expression = TemplateExpression(env.from_string(nodes.Template(body, lineno=1)), True)
-        expression = expression or env.compile_expression(match.group(1))
-        return lambda variables: expression(**variables)
+            template = env.from_string(nodes.Template(body, lineno=1))
+        template = template or env.compile_expression(match.group(1))._template
+
+        def expression(variables):    # as jinja2's TemplateExpression, without new_context's copies
+            context = _context(template, variables)
+            for _ in template.root_render_func(context):
+                pass
+            value = context.vars["result"]
+            return None if isinstance(value, Undefined) else value
+        return expression
     template = env.from_string(tree if tree is not None else source)
-    return lambda variables: template.render(**variables)
+    return lambda variables: env.concat(template.root_render_func(_context(template, variables)))
+
+
+def _context(template, variables: dict):
+    """A jinja2 Context over `variables` (which already hold the globals). Template.new_context
+    would copy the globals and the variables into a new dict for every evaluation, through a
+    ChainMap: a tenth of laying out a card. Evaluating never writes to `variables` (assignments
+    go to the context's own vars), so one card's expressions share them."""
+    env = template.environment
+    return env.context_class(env, variables, template.name, template.blocks)
 
 
 class Context:
@@ -341,11 +356,12 @@ class Context:
         if variables:
             self.vars.update(variables)
         self.memo: dict = {}
+        self.jinja_vars: dict | None = None
 
     def child(self, **variables) -> Context:
         ctx = Context.__new__(Context)
         ctx.layouts, ctx.card, ctx.vars = self.layouts, self.card, {**self.vars, **variables}
-        ctx.memo = {}
+        ctx.memo, ctx.jinja_vars = {}, None
         return ctx
 
     def value(self, raw):
@@ -364,7 +380,9 @@ class Context:
         compiled = layouts.compiled.get(raw)
         if compiled is None:
             compiled = layouts.compiled[raw] = _compile(layouts.env, raw, layouts.parsed.get(raw))
-        return compiled(self.vars)
+        if self.jinja_vars is None:       # what templates see: the globals, then this card's variables
+            self.jinja_vars = {**layouts.env.globals, **self.vars}
+        return compiled(self.jinja_vars)
 
     def text(self, raw) -> str:
         value = self.value(raw)
