@@ -15,6 +15,7 @@ import multiprocessing
 import os
 from dataclasses import fields as dc_fields
 from functools import lru_cache
+from operator import attrgetter
 from pathlib import Path
 
 from cardgen import __version__
@@ -135,8 +136,11 @@ def _one(layouts: Layouts, task):
 def _face_to(face: Face) -> dict:
     return {"name": face.name, "width": face.width, "height": face.height, "bleed": face.bleed,
             "radius": face.radius,
-            "items": [[type(item).__name__, *(getattr(item, f.name) for f in dc_fields(item))]
-                      for item in face.items]}
+            "items": [[type(item).__name__, *_FIELDS[type(item)](item)] for item in face.items]}
+
+
+# each item kind's fields, read in declaration order (the order _face_from passes them back)
+_FIELDS = {cls: attrgetter(*(f.name for f in dc_fields(cls))) for cls in KINDS.values()}
 
 
 def _tuples(value):
