@@ -119,7 +119,8 @@ def make_sheets(game: Game, out_dir: Path, deck: Deck | None = None,
     `out_dir` (out/<game>); returns their paths. A file whose inputs (cards, layouts, options,
     code) have not changed since it was written is left alone unless `force`. Raises ContentError
     for unknown cards or cards that cannot be laid out. `notes` (optional) receives one line per
-    file: its grid, pages, and any warning. PDFs are written in parallel (up to `jobs` processes)."""
+    file: its grid, pages, and any warning. Cards are laid out on up to `jobs` cores; the papers
+    are then finished in parallel, in forked copies of one document in which the cards are drawn."""
     from cardgen.render.layout import load_layouts
     from cardgen.sheets.faces import inputs_digest, remember, unchanged
 
