@@ -146,6 +146,9 @@ AMPH_TOXIC = FLAG_BITS["Amphibious"] | FLAG_BITS["Toxic"]
 FL_AMPHIBIOUS, FL_TOXIC, FL_SMART, FL_SNEAKY, FL_CRITICAL, FL_ELECTRO, FL_SCHOOL = (
     FLAG_BITS[k] for k in ("Amphibious", "Toxic", "Smart", "Sneaky", "Critical",
                            "Electroreception", "School"))
+# By flag bits: (smart, sneaky, crit, electro, school) as Stats holds them.
+FLAG_FIELDS = tuple((1 if m & FL_SMART else 0, 1 if m & FL_SNEAKY else 0, bool(m & FL_CRITICAL),
+                     bool(m & FL_ELECTRO), bool(m & FL_SCHOOL)) for m in range(1 << len(FLAGS)))
 _ZERO12 = (0,) * 12
 _ZERO5 = (0,) * 5
 _ZERO4 = (0,) * 4
@@ -209,7 +212,7 @@ class Stats:
     __slots__ = ("level", "die", "fer", "surv", "leth", "hp", "armor", "counter", "pois", "cpois",
                  "stun", "fear", "hide", "jump", "ram", "regen", "shock", "bait", "smart",
                  "sneaky", "crit", "electro", "school", "res", "imm", "cd", "flags", "key",
-                 "roll", "special", "raw", "rimm")
+                 "roll", "strike", "special", "raw", "rimm", "nums")
 
 
 class Fish:
@@ -246,7 +249,7 @@ class Config:
                  "skipcost", "blev", "ilev", "icost", "iloc", "ids", "iadapt", "iname",
                  "team", "nteams", "school_battle", "multi", "ct", "seats", "variants", "total",
                  "bbit", "above", "body_at", "price", "fullprice", "adaptprice", "foes", "islot",
-                 "ischool")
+                 "ischool", "plain_gain_below")
 
 
 class AdaptState:
@@ -298,6 +301,7 @@ class AdaptEngine(Engine):
         self.exp_start = (t.get("experience") or {}).get("start", 1)
         self.auto_at = (t.get("auto_adapt") or {}).get("at_experience", 20)
         self.stalemate = int((t.get("stalemate") or {}).get("rounds", 20))
+        self.settle_min = 2 * self.stalemate     # (the stalemate test's cheap first half)
 
         # Card data by type index: the bodies and parts in file order (a Guppy is type -1).
         guppies = game.cards_of_type("guppy")
@@ -327,7 +331,14 @@ class AdaptEngine(Engine):
         self.adapt_action = [("adapt", n) for n in self.names]
         self.cap_list = [self.caps.get(k) or 0 for k in NUMERALS]
         self.cap_eff = [c or 1 << 62 for c in self.cap_list]       # 0: no cap
+        self.lowest_cap = min(self.cap_eff)
         self.vec = self._card_vectors()
+        # The same with one more entry, read as index -1: an empty part slot, and the Guppy that
+        # an empty Body slot stands for.
+        self.part_vec = [*self.vec, (0, 0, 0, 0, (), 0, (), 0, ())]
+        self.body_vec = [*self.vec, (*self.guppy_stats, (), 0, (), 0, ())]
+        self.level_die = [(lvl, sides) for lvl, sides in zip(self.level, self.die, strict=True)]
+        self.level_die.append((0, 0))          # the Guppy (Body type -1)
         self._stats_cache: dict = {}
         self._numerals_cache: dict = {}
         self._config_cache: dict = {}
@@ -440,8 +451,6 @@ class AdaptEngine(Engine):
             n = tuple((i, x) for i, x in enumerate(num) if x)
             r = tuple((i, x) for i, x in enumerate(res) if x)
             co = tuple((i, x) for i, x in enumerate(cd) if x)
-            if (r or co) and not n:
-                n = ((0, 0),)              # the sparse loop is entered only when n is non-empty
             vec.append((fer, surv, leth, hp, n, flags, r, imm, co))
         return vec
 
@@ -453,125 +462,128 @@ class AdaptEngine(Engine):
 
     def _stats_key(self, key, base=None, slot=0) -> Stats:
         """The Stats of key (Body type, 8 part types). `base`: the Stats of the same key with
-        another card in `slot` (an Adapt): when that card brought no flag, immunity or cooldown,
-        its sums are moved by the two cards' difference instead of summed over all nine."""
+        another card in `slot` (an Adapt): base's sums are moved by the two cards' difference,
+        and whatever neither card touches (the numerals, the Resists) is taken over as it is.
+        A match meets about a dozen new combinations (the cache lives as long as the engine),
+        so this is on the hot path."""
         cache = self._stats_cache
         if len(cache) > 20000:
             cache.clear()
-        body = key[0]
-        s = Stats()
-        if body < 0:
-            s.level = s.die = 0
+        if base is None:
+            fer, surv, leth, hp, num, flags, imm, res, cd = self._sum_cards(key)
+            nums = _ZERO12 if num is None else self._numerals(num, flags & AMPH_TOXIC)
         else:
-            s.level, s.die = self.level[body], self.die[body]
-        vec = self.vec
-        if base is not None:
-            old = base.key[slot]
-            if old >= 0:
-                a, b, c, d, n, fl, r, im, co = vec[old]
-                if fl or im or co:
-                    base = None                    # a flag cannot be subtracted: sum them all
-            elif slot:
-                a = b = c = d = 0
-                n = r = ()
+            vec = self.vec
+            a, b, c, d, n, fl, r, im, co = (self.part_vec if slot else self.body_vec)[base.key[slot]]
+            a2, b2, c2, d2, n2, fl2, r2, im2, co2 = vec[key[slot]]
+            fer = base.fer - a + a2
+            surv = base.surv - b + b2
+            leth = base.leth - c + c2
+            hp = base.hp - d + d2
+            if fl or im or co:
+                # A flag, an immunity or a Cooldown cannot be subtracted: gather them again.
+                flags = imm = 0
+                cd = _ZERO4
+                for t in key:
+                    if t >= 0:
+                        _, _, _, _, _, fl, _, im, co = vec[t]
+                        flags |= fl
+                        imm |= im
+                        if co:
+                            cd = list(cd)
+                            for i, x in co:
+                                if x > cd[i]:
+                                    cd[i] = x
+                            cd = tuple(cd)
             else:
-                a, b, c, d = self.guppy_stats       # a Guppy's numbers give way to a Body's
-                n = r = ()
-        if base is not None:
-            fer, surv, leth, hp = base.fer - a, base.surv - b, base.leth - c, base.hp - d
+                flags = base.flags | fl2
+                imm = base.rimm | im2
+                cd = base.cd
+                if co2:
+                    cd = list(cd)
+                    for i, x in co2:
+                        if x > cd[i]:
+                            cd[i] = x
+                    cd = tuple(cd)
             num = base.raw
-            res = list(base.res) if r or base.res is not _ZERO5 else None
-            if n:
-                num = num[:]                     # (never None: the old card counted in it)
+            if n or n2:
+                num = [0] * 12 if num is None else num[:]
                 for i, x in n:
                     num[i] -= x
-                if r:
-                    for i, x in r:
-                        res[i] -= x
-            flags, imm, cd = base.flags, base.rimm, base.cd
-            # add the incoming card: the same addition as one step of the full sum below, kept
-            # inline (a helper call per card costs more than the sum on this hot path)
-            a, b, c, d, n, fl, r, im, co = vec[key[slot]]
+                for i, x in n2:
+                    num[i] += x
+                nums = self._numerals_cache.get((*num, flags & AMPH_TOXIC))
+                if nums is None:
+                    nums = self._numerals(num, flags & AMPH_TOXIC)
+            elif (flags ^ base.flags) & AMPH_TOXIC and num is not None:
+                nums = self._numerals(num, flags & AMPH_TOXIC)
+            else:
+                nums = base.nums                   # the same sums and bonuses: the same numerals
+            res = base.res
+            if r or r2:
+                res = list(res)
+                for i, x in r:
+                    res[i] -= x
+                for i, x in r2:
+                    res[i] += x
+                res = tuple(res)
+        s = Stats()
+        s.level, s.die = self.level_die[key[0]]
+        s.fer, s.surv, s.leth, s.hp = fer, surv, leth, hp
+        s.nums = nums
+        (s.armor, s.bait, s.counter, s.cpois, s.fear, s.hide, s.jump, s.pois, s.ram, s.regen,
+         s.shock, s.stun) = nums
+        s.smart, s.sneaky, s.crit, s.electro, s.school = FLAG_FIELDS[flags]
+        s.res = res
+        s.raw, s.rimm = num, imm          # the plain sums, for the next Stats built from this one
+        if s.shock:
+            imm |= IM_SHOCK          # a Fish with Shock is Immune to Shock
+        s.imm = imm
+        s.cd = cd
+        s.flags = flags
+        s.key = key
+        s.roll = s.level > 0 or fer >= self.guppy_min_fer      # can make an Attack roll
+        s.strike = s.roll + (2 if s.ram else 0)      # as legal_actions reads it (STRIKES kind)
+        s.special = bool(s.hide or s.bait or s.jump)
+        cache[key] = s
+        return s
+
+    def _sum_cards(self, key):
+        """The plain totals of the nine cards of key: (ferocity, survival, lethality, health,
+        numeral sums or None, flag bits, Immune bits, Resists, Cooldowns)."""
+        fer, surv, leth, hp = self.guppy_stats if key[0] < 0 else _ZERO4
+        num = None
+        flags = imm = 0
+        res = _ZERO5
+        cd = _ZERO4
+        vec = self.vec
+        for t in key:
+            if t < 0:
+                continue
+            a, b, c, d, n, fl, r, im, co = vec[t]
             fer += a
             surv += b
             leth += c
             hp += d
             if n:
-                num = [0] * 12 if num is None else num[:]
+                if num is None:
+                    num = [0] * 12
                 for i, x in n:
                     num[i] += x
-                if r:
-                    if res is None:
-                        res = [0, 0, 0, 0, 0]
-                    for i, x in r:
-                        res[i] += x
-                if co:
-                    cd = list(cd)
-                    for i, x in co:
-                        if x > cd[i]:
-                            cd[i] = x
+            if r:
+                res = list(res)
+                for i, x in r:
+                    res[i] += x
+                res = tuple(res)
+            if co:
+                cd = list(cd)
+                for i, x in co:
+                    if x > cd[i]:
+                        cd[i] = x
+                cd = tuple(cd)
             flags |= fl
             imm |= im
-        else:
-            fer, surv, leth, hp = self.guppy_stats if body < 0 else _ZERO4
-            num = None
-            flags = imm = 0
-            res = None
-            cd = None
-            for t in key:
-                if t < 0:
-                    continue
-                a, b, c, d, n, fl, r, im, co = vec[t]
-                fer += a
-                surv += b
-                leth += c
-                hp += d
-                if n:
-                    if num is None:
-                        num = [0] * 12
-                    for i, x in n:
-                        num[i] += x
-                    if r:
-                        if res is None:
-                            res = [0, 0, 0, 0, 0]
-                        for i, x in r:
-                            res[i] += x
-                    if co:
-                        if cd is None:
-                            cd = [0, 0, 0, 0]
-                        for i, x in co:
-                            if x > cd[i]:
-                                cd[i] = x
-                flags |= fl
-                imm |= im
-        s.fer, s.surv, s.leth, s.hp = fer, surv, leth, hp
-        if num is None:
-            (s.armor, s.bait, s.counter, s.cpois, s.fear, s.hide, s.jump, s.pois, s.ram, s.regen,
-             s.shock, s.stun) = _ZERO12
-        else:
-            (s.armor, s.bait, s.counter, s.cpois, s.fear, s.hide, s.jump, s.pois, s.ram, s.regen,
-             s.shock, s.stun) = self._numerals(num, flags & AMPH_TOXIC)
-        if flags:
-            s.smart = 1 if flags & FL_SMART else 0
-            s.sneaky = 1 if flags & FL_SNEAKY else 0
-            s.crit = bool(flags & FL_CRITICAL)
-            s.electro = bool(flags & FL_ELECTRO)
-            s.school = bool(flags & FL_SCHOOL)
-        else:
-            s.smart = s.sneaky = 0
-            s.crit = s.electro = s.school = False
-        s.res = _ZERO5 if res is None else tuple(res)
-        s.raw, s.rimm = num, imm          # the plain sums, for the next Stats built from this one
-        if s.shock:
-            imm |= IM_SHOCK          # a Fish with Shock is Immune to Shock
-        s.imm = imm
-        s.cd = _ZERO4 if cd is None else tuple(cd)
-        s.flags = flags
-        s.key = key
-        s.roll = s.level > 0 or fer >= self.guppy_min_fer      # can make an Attack roll
-        s.special = bool(s.hide or s.bait or s.jump)
-        cache[key] = s
-        return s
+        return fer, surv, leth, hp, num, flags, imm, res, cd
 
     def _numerals(self, num, amph_toxic):
         """The effective numerals from their sums: the Amphibious and Toxic bonuses, then the
@@ -591,8 +603,13 @@ class AdaptEngine(Engine):
                 num[N_POIS] += self.toxic_bonus
             if num[N_CPOIS]:
                 num[N_CPOIS] += self.toxic_bonus
-        out = tuple([0 if x <= 0 else (x if x <= m else m)
-                     for x, m in zip(num, self.cap_eff, strict=True)])
+        if min(num) >= 0 and max(num) <= self.lowest_cap:
+            out = tuple(num)                 # nothing to clamp (the usual case: a few small sums)
+        else:
+            caps = self.cap_eff
+            # (enumerate, not zip(..., strict=True): a keyword argument makes zip build a dict)
+            out = tuple([0 if x <= 0 else (x if x <= caps[i] else caps[i])
+                         for i, x in enumerate(num)])
         if len(self._numerals_cache) < 50000:
             self._numerals_cache[key] = out
         return out
@@ -707,6 +724,9 @@ class AdaptEngine(Engine):
             cfg.team = tuple(range(players))
             cfg.cap = self.exp_cap
         cfg.multi = "multi-auto-adapt" in variants
+        # A Turn's Experience that stays below this triggers nothing (no Auto-Adapt, no School
+        # pool filling up), so it is added without the _gain checks.
+        cfg.plain_gain_below = -1 if cfg.school_battle else self.auto_at
         # By team: the Fish of the other teams, as a bit mask.
         cfg.foes = [sum(1 << q for q in range(players) if cfg.team[q] != tm)
                     for tm in range(cfg.nteams)]
@@ -840,10 +860,17 @@ class AdaptEngine(Engine):
             self._finish_config(cfg)
             self._config_cache[key] = cfg
         st = self._new_state(cfg, rng)
-        st.deck = list(range(cfg.total))
-        _shuffle(rng, st.deck)
-        for i in range(cfg.slots - 1, -1, -1):
-            st.stream[i] = self._draw(st)
+        st.deck = deck = list(range(cfg.total))
+        _shuffle(rng, deck)
+        slots = cfg.slots
+        if len(deck) >= slots:
+            # Dealt from the highest slot down, one card at a time off the top (the list's end):
+            # the top `slots` cards, in the order they lie.
+            st.stream = deck[-slots:]
+            del deck[-slots:]
+        else:
+            for i in range(slots - 1, -1, -1):
+                st.stream[i] = self._draw(st)
         self._opening_selection(st)
         return st
 
@@ -866,7 +893,7 @@ class AdaptEngine(Engine):
             if self._rs_roll(st, p, RES_SETUP):
                 return
             self._cycle(st)
-        self._next_turn(st, st.first)
+        self._end_turn(st, begin=st.first)
 
     def first_player(self, state) -> int:
         return state.first
@@ -904,11 +931,114 @@ class AdaptEngine(Engine):
         acts = st.legal
         if acts is not None:
             return acts
-        if st.over:
-            return []
+        if st.phase != P_ACTION:                   # (a match that is over is in P_OVER)
+            acts = st.legal = self._other_phase_actions(st)
+            return acts
+        # The Action phase, every Turn's one choice: built here in one pass (no helper calls on
+        # the common path; this runs once per action the simulator takes).
+        p = st.turn
+        fish = st.fish
+        f = fish[p]
+        if f.jump > 0 or f.stun:
+            acts = self._adapt_buy(st, p, f)[0] or [PASS if f.jump > 0 else RANDOM]
+            st.legal = acts
+            return acts
+        s = f.s
+        cfg = st.cfg
+        my = cfg.team[p]
+        cd = f.cd
+        # How it can strike (the STRIKES kind): 1 an Attack roll, 2 a Ram off Cooldown, 3 both.
+        strike = s.strike if not cd[SA_RAM] else s.roll
+        # The Fish it can Attack: alive, not in the air, not hidden from it this Turn.
+        reach = st.alive & ~(st.air | st.blocked)
+        b = f.bait
+        if b >= 0 and strike and reach >> b & 1:
+            # Baited: the Action must be an Attack on the Fish that Baited it.
+            acts = st.legal = list(STRIKES[strike][1 << b])
+            return acts
+        e = st.exp[my]
+        # Adapt from the PGP (as _adapt_buy, which the other phases use).
+        acts = []
+        bl = s.level
+        pgp = f.pgp
+        if pgp:
+            blev = cfg.blev
+            tgp = bl                 # the highest Body Level it has or holds in its PGP
+            aprice = cfg.adaptprice[bl]
+            iadapt = cfg.iadapt
+            for c in pgp:
+                if blev[c] > tgp:
+                    tgp = blev[c]
+                if aprice[c] <= e:
+                    a = iadapt[c]
+                    if a not in acts:
+                        acts.append(a)
+            price = cfg.fullprice[bl] if len(pgp) >= self.pgp_max else cfg.price
+            useless = 2 << tgp       # a Body's bit below this: a Level it has or holds already
+        else:
+            price = cfg.price
+            useless = 2 << bl
+        # Buy: what it can pay for, but a Body it has no use for only when no other Fish is
+        # below its Level. bm: the Body Levels in the stream as bits (the Wipe rule reads them).
+        bbit = cfg.bbit
+        bm = 0
+        others = -1
+        for i, c in enumerate(st.stream):
+            b = bbit[c]
+            if b:
+                bm |= b
+                if price[c] > e:
+                    continue
+                if b < useless:
+                    if others < 0:
+                        others = 99
+                        for q in MASK_BITS[st.alive & ~(1 << p)]:
+                            level = fish[q].s.level
+                            if level < others:
+                                others = level
+                    if b >> (others + 1):
+                        continue
+            elif price[c] > e:
+                continue
+            acts.append(BUY[i])
+        if strike:
+            targets = reach & cfg.foes[my]
+            if targets:
+                acts += STRIKES[strike][targets]
+        if s.special:
+            if s.hide and not cd[SA_HIDE] and e >= bl:
+                acts.append(HIDE)
+            if s.bait and not cd[SA_BAIT] and e >= self.bait_cost:
+                acts.extend(BAIT[q] for q in MASK_BITS[st.alive & ~st.air & cfg.foes[my]]
+                            if not fish[q].s.imm & IM_BAIT)
+            if s.jump and not cd[SA_JUMP]:
+                acts.extend(JUMP[1:s.jump + 1])
+        if bm:
+            # No Wipe while a Body in the stream is one another living Fish could Adapt at once as
+            # a step up (a Level in (its level, bmax[level]]), unless that Fish holds a Body of
+            # that Level or higher in its PGP.
+            above = cfg.above
+            for q in MASK_BITS[st.alive & ~(1 << p)]:
+                g = fish[q]
+                level = g.s.level
+                m = bm & above[level]
+                if m:
+                    held = level
+                    blev = cfg.blev
+                    for x in g.pgp:
+                        if blev[x] > held:
+                            held = blev[x]
+                    if m >> (held + 1):
+                        acts = st.legal = acts or [RANDOM]
+                        return acts
+        acts.append(WIPE)
+        st.legal = acts
+        return acts
+
+    def _other_phase_actions(self, st):
         ph = st.phase
-        if ph == P_ACTION:
-            acts = self._action_list(st)
+        if st.over:
+            acts = []
         elif ph == P_SECOND:
             acts = self._adapt_buy(st, st.turn, st.fish[st.turn])[0]
             acts.append(END)
@@ -917,7 +1047,6 @@ class AdaptEngine(Engine):
             acts.append(END)
         else:
             acts = [CHOOSE[i] for i, c in enumerate(st.stream) if c >= 0]
-        st.legal = acts
         return acts
 
     def _adapt_cost(self, cfg, f, t, exp):
@@ -974,58 +1103,6 @@ class AdaptEngine(Engine):
             acts.append(BUY[i])
         return acts, bm
 
-    def _action_list(self, st):
-        p = st.turn
-        fish = st.fish
-        f = fish[p]
-        if f.jump > 0:
-            return self._adapt_buy(st, p, f)[0] or [PASS]
-        if f.stun:
-            return self._adapt_buy(st, p, f)[0] or [RANDOM]
-        s = f.s
-        cfg = st.cfg
-        my = cfg.team[p]
-        can_roll = s.roll
-        cd = f.cd
-        ram = s.ram and not cd[SA_RAM]
-        # The Fish it can Attack: alive, not in the air, not hidden from it this Turn; foes.
-        reach = st.alive & ~st.air & ~st.blocked
-        targets = reach & cfg.foes[my]
-        # Baited: the Action must be an Attack on the Fish that Baited it, when one is possible.
-        b = f.bait
-        if b >= 0 and reach >> b & 1 and (can_roll or ram):
-            return list(STRIKES[can_roll + 2 * ram][1 << b])
-        acts, bm = self._adapt_buy(st, p, f)
-        if targets and (can_roll or ram):
-            acts += STRIKES[can_roll + 2 * ram][targets]
-        if s.special:
-            e = st.exp[my]
-            if s.hide and not cd[SA_HIDE] and e >= s.level:
-                acts.append(HIDE)
-            if s.bait and not cd[SA_BAIT] and e >= self.bait_cost:
-                acts.extend(BAIT[q] for q in MASK_BITS[st.alive & ~st.air & cfg.foes[my]]
-                            if not fish[q].s.imm & IM_BAIT)
-            if s.jump and not cd[SA_JUMP]:
-                acts.extend(JUMP[1:s.jump + 1])
-        if bm:
-            # No Wipe while a Body in the stream is one another living Fish could Adapt at once as
-            # a step up (a Level in (its level, bmax[level]]), unless that Fish holds a Body of
-            # that Level or higher in its PGP.
-            above, blev = cfg.above, cfg.blev
-            for q in MASK_BITS[st.alive & ~(1 << p)]:
-                g = fish[q]
-                level = g.s.level
-                m = bm & above[level]
-                if m:
-                    held = level
-                    for x in g.pgp:
-                        if blev[x] > held:
-                            held = blev[x]
-                    if m >> (held + 1):
-                        return acts or [RANDOM]
-        acts.append(WIPE)
-        return acts
-
     # -- applying actions ---------------------------------------------------------------------------
     def apply(self, st, action):
         legal = st.legal
@@ -1045,14 +1122,35 @@ class AdaptEngine(Engine):
             return st
         p = st.turn
         if kind == "buy":
-            self._buy(st, p, action[1] - 1)
-            if not st.fish[p].s.school:               # no School to send: the Turn ends
-                self._end_turn(st)
+            # Buy (inline: the most common action): pay its cost, then Adapt it at once if the
+            # Fish can also pay that, else it waits in the PGP.
+            f = st.fish[p]
+            cfg = st.cfg
+            stream = st.stream
+            i = action[1] - 1
+            c = stream[i]
+            stream[i] = -1
+            st.removed = True
+            exp = st.exp
+            tm = cfg.team[p]
+            e = exp[tm] - cfg.icost[c]
+            extra = cfg.adaptprice[f.s.level][c]
+            if extra <= e:
+                exp[tm] = e - extra
+                self._adapt(st, p, c)
             else:
+                exp[tm] = e
+                f.pgp.append(c)
+            if f.s.school:
                 self._after_action(st)
+            else:
+                self._end_turn(st)                  # no School to send: the Turn ends
         elif kind == "wipe":
             self._wipe(st, p)
-            self._after_action(st)
+            if st.fish[p].s.school:
+                self._after_action(st)
+            else:
+                self._end_turn(st)                  # no School to send: the Turn ends
         elif kind == "adapt":
             f = st.fish[p]
             ct = st.cfg.ct
@@ -1070,7 +1168,10 @@ class AdaptEngine(Engine):
         elif kind == "attack" or kind == "ram":
             done = self._attack(st, p, action[1], kind == "ram")
             if done and not st.over:
-                self._after_action(st)
+                if st.fish[p].s.school:
+                    self._after_action(st)
+                else:
+                    self._end_turn(st)
         elif kind == "end":
             if ph == P_SCHOOL:
                 self._end_turn(st)
@@ -1119,115 +1220,104 @@ class AdaptEngine(Engine):
             return
         self._end_turn(st)
 
-    def _end_turn(self, st):
-        p = st.turn
+    def _end_turn(self, st, begin=None):
+        """The Turn ends (the stream cycles) and the next living Fish's Turn begins, with its
+        start-of-Turn steps; with `begin` (a seat), only Fish begin's Turn begins (the setup,
+        scenarios). One function for both, as nearly every action ends a Turn."""
         fish = st.fish
-        f = fish[p]
-        # The stream cycles (as _cycle; its two common cases inline).
-        stream = st.stream
-        deck = st.deck
-        if st.removed:
-            if deck and stream.count(-1) == 1:
-                stream.remove(-1)
+        if begin is None:
+            p = st.turn
+            f = fish[p]
+            # The stream cycles (as _cycle; its two common cases inline).
+            stream = st.stream
+            deck = st.deck
+            if st.removed:
+                if deck and stream.count(-1) == 1:
+                    stream.remove(-1)
+                    stream.insert(0, deck.pop())
+                    st.removed = False
+                else:
+                    self._cycle(st)
+            elif deck and -1 not in stream:
+                st.discard.append(stream.pop())    # nothing left this Turn: the last slot expires
                 stream.insert(0, deck.pop())
-                st.removed = False
             else:
                 self._cycle(st)
-        elif deck and -1 not in stream:
-            st.discard.append(stream.pop())        # nothing left this Turn: the last slot expires
-            stream.insert(0, deck.pop())
+            f.stun = False
+            f.bait = -1
+            f.splash = False
+            if st.over:
+                st.phase = P_OVER
+                return
+            p = NEXT_ALIVE[st.alive][p]
         else:
-            self._cycle(st)
-        f.stun = False
-        f.bait = -1
-        f.splash = False
-        if st.over:
-            st.phase = P_OVER
-            return
-        self._next_turn(st, NEXT_ALIVE[st.alive][p])
-
-    @staticmethod
-    def _alive(st):
-        return st.alive.bit_count()
-
-    def _next_turn(self, st, p):
-        fish = st.fish
+            p = begin
         cfg = st.cfg
-        stalemate = self.stalemate
-        turn_exp = cfg.turn_exp
-        multi = cfg.multi
-        school_battle = cfg.school_battle
         while True:
             st.turn = p
             st.phase = P_ACTION
             st.removed = st.attacked = st.wiped = False
             st.blocked = 0
             st.turnno += 1
-            quiet = st.quiet + 1
-            st.quiet = quiet
-            if quiet > 2 * stalemate and quiet > stalemate * self._alive(st):
+            quiet = st.quiet = st.quiet + 1
+            if quiet > self.settle_min and quiet > self.stalemate * st.alive.bit_count():
                 # No Damage and no Adapting for that many Rounds: the sea has settled, a tie.
                 st.over = True
                 st.win = None
                 st.phase = P_OVER
                 return
-            # The start-of-Turn steps.
             f = fish[p]
             s = f.s
             f.hide = 0
-            if s.regen and f.dmg:
+            if f.dmg and s.regen:
                 f.dmg = max(0, f.dmg - s.regen)
                 if f.fragile and f.dmg <= s.hp:
                     f.fragile = False
-            defeated = False
             if f.poison:
                 if s.imm & IM_POISON:
                     f.poison = 0
-                else:
-                    d = f.poison - s.res[R_POISON]
-                    if d > 0:
-                        self._hurt(st, p, d)
-                        if not f.alive:
-                            self._check_over(st)
-                            defeated = True
-            if not defeated:
-                jumping = f.jump > 0
-                gain = turn_exp + s.smart
-                if jumping:
+                elif f.poison > s.res[R_POISON]:
+                    self._hurt(st, p, f.poison - s.res[R_POISON])
+                    if not f.alive:
+                        self._check_over(st)
+                        if st.over:
+                            st.phase = P_OVER
+                            return
+                        # Defeated at the start of its Turn: the Turn ends, the stream still cycles.
+                        self._cycle(st)
+                        p = NEXT_ALIVE[st.alive][p]
+                        continue
+            gain = cfg.turn_exp + s.smart
+            if f.jump > 0 or f.auto > 1:
+                if f.jump > 0:
                     gain -= 1
-                if multi and f.auto > 1:
+                if f.auto > 1 and cfg.multi:
                     gain -= f.auto - 1
-                if gain > 0:
-                    exp = st.exp
-                    tm = cfg.team[p]
-                    e = exp[tm] + gain
-                    if e < self.auto_at and not school_battle:
-                        exp[tm] = e                        # nothing to trigger: the common case
-                    else:
-                        self._gain(st, p, gain)
-                cd = f.cd
-                if cd != _NO_CD:
-                    for i in range(4):
-                        if cd[i]:
-                            cd[i] -= 1
-                if jumping:
-                    f.jump -= 1
-                    if f.jump == 0:
-                        st.air &= ~(1 << p)
-                        f.splash = True
-                        cd[SA_JUMP] = max(cd[SA_JUMP], f.jlen + 1)
-                if school_battle:
-                    tm = cfg.team[p]
-                    if st.rsdue[tm]:
-                        st.rsdue[tm] = False
-                        self._rs_roll(st, p, RES_ACTION)
-                return
-            if st.over:
-                st.phase = P_OVER
-                return
-            # Defeated at the start of its Turn: the Turn ends, the stream still cycles.
-            self._cycle(st)
-            p = NEXT_ALIVE[st.alive][p]
+            if gain > 0:
+                exp = st.exp
+                tm = cfg.team[p]
+                e = exp[tm] + gain
+                if e < cfg.plain_gain_below:
+                    exp[tm] = e                        # nothing to trigger: the common case
+                else:
+                    self._gain(st, p, gain)
+            cd = f.cd
+            if cd != _NO_CD:
+                for i in range(4):
+                    if cd[i]:
+                        cd[i] -= 1
+            if f.jump > 0:
+                f.jump -= 1
+                if f.jump == 0:
+                    st.air &= ~(1 << p)
+                    f.splash = True
+                    cd[SA_JUMP] = max(cd[SA_JUMP], f.jlen + 1)
+            if cfg.school_battle:
+                tm = cfg.team[p]
+                if st.rsdue[tm]:
+                    st.rsdue[tm] = False
+                    self._rs_roll(st, p, RES_ACTION)
+            return
 
     def _gain(self, st, p, amount):
         f = st.fish[p]
@@ -1306,30 +1396,20 @@ class AdaptEngine(Engine):
             if imm & IM_BAIT:
                 f.bait = -1
 
-    def _buy(self, st, p, i):
-        f = st.fish[p]
-        cfg = st.cfg
-        stream = st.stream
-        c = stream[i]
-        stream[i] = -1
-        st.removed = True
-        tm = cfg.team[p]
-        e = st.exp[tm] - cfg.icost[c]
-        extra = cfg.adaptprice[f.s.level][c]      # to Adapt it now; above what is left: the PGP
-        if extra <= e:
-            st.exp[tm] = e - extra
-            self._adapt(st, p, c)
-        else:
-            st.exp[tm] = e
-            f.pgp.append(c)
-
     def _wipe(self, st, p):
         st.wiped = True
         st.removed = True
         stream = st.stream
         st.discard.extend(stream if -1 not in stream else [c for c in stream if c >= 0])
         stream[:] = [-1] * len(stream)
-        self._gain(st, p, st.cfg.wipe_bonus)
+        cfg = st.cfg
+        bonus = cfg.wipe_bonus
+        tm = cfg.team[p]
+        e = st.exp[tm] + bonus
+        if bonus > 0 and e < cfg.plain_gain_below and e <= cfg.cap:
+            st.exp[tm] = e                 # what _gain does when nothing caps or triggers
+        else:
+            self._gain(st, p, bonus)
 
     def _cycle(self, st):
         """Remove, slide towards the high slots, refill from the highest empty slot."""
@@ -1351,8 +1431,14 @@ class AdaptEngine(Engine):
         else:
             if holes < len(stream):                # (after a Wipe every slot is empty)
                 stream[holes:] = [c for c in stream if c >= 0]
-            for i in range(holes - 1, -1, -1):
-                stream[i] = deck.pop() if deck else self._draw(st)
+            if len(deck) >= holes:
+                # One card at a time from the highest empty slot down, off the top (the end)
+                # of the deck: the top `holes` cards, in the order they lie.
+                stream[:holes] = deck[-holes:]
+                del deck[-holes:]
+            else:
+                for i in range(holes - 1, -1, -1):
+                    stream[i] = deck.pop() if deck else self._draw(st)
         st.removed = False
 
     def _auto_adapt(self, st, p):
@@ -1647,7 +1733,7 @@ class AdaptEngine(Engine):
                     out.append(f"fish {p}: a part at the wrong location")
         if st.alive != alive or st.air & alive != air:
             out.append("the alive or airborne bit masks disagree with the Fish")
-        settled = st.over and st.win is None and st.quiet > self.stalemate * self._alive(st)
+        settled = st.over and st.win is None and st.quiet > self.stalemate * st.alive.bit_count()
         if st.over != (len(alive_teams) <= 1) and not settled:
             out.append(f"over={st.over} with {len(alive_teams)} side(s) alive")
         if st.over:
@@ -1836,7 +1922,7 @@ class AdaptEngine(Engine):
             self._opening_selection(st)
         elif setup.get("start"):
             st.turnno = 0
-            self._next_turn(st, st.turn)
+            self._end_turn(st, begin=st.turn)
         return st
 
     def parse_action(self, st, spec):
