@@ -157,7 +157,7 @@ class CardInfo:
                  "hazard", "active", "body", "forge", "attacks", "trig", "evs", "statics",
                  "aura", "grant", "dr_all", "dr_atk", "cover", "dr_block", "dr_elem", "cap",
                  "spell_disc", "ign", "would_die", "forge_two", "hazard_ev", "token", "value",
-                 "refs", "why")
+                 "refs", "why", "specials")
 
     def __init__(self, cid, card):
         self.id = cid
@@ -197,6 +197,9 @@ class CardInfo:
         self.value = self.atk + self.hp
         self.refs = frozenset()   # the cards its texts name (AmiibartEngine.__init__)
         self.why = None           # why no rule implements its text (unsupported_cards)
+        # its special attacks as legal_actions reads them (AmiibartEngine.__init__):
+        # (attack index 1.., energy, targeted, ignores Block, max target Health or 0)
+        self.specials = ()
 
 
 class Fighter:
@@ -221,14 +224,16 @@ class Fighter:
 class Player:
     """One side. Besides the zones, small summaries kept so the hot path does not rescan them:
     hb: card id -> its bit in hm (0 for a card outside the deck); hm: the deck's cards in hand
-    (a bit mask); plans: hand mask -> HandPlan, shared by every player with this deck; hk: the
-    plan of hm (None until legal_actions needs it); om: the occupied slots (bit i = slot i),
-    kept with every write to slots; pdr: the Powers that reduce damage to fighters (most decks
-    have none); au / gk / cv: whether a card with an aura / a keyword grant / cover for its
-    neighbours can come into play on this side in this match; lm: _listen(pl), bm:
-    _block_mask(pl), rm: _ready_mask(pl), each -1 when it must be worked out again (a slot, the
-    Stage, a Bind, the Powers coming into play; for bm and rm any keyword change and the start
-    and end of a turn; for rm an attack)."""
+    (a bit mask); plans: hand mask -> HandPlan (and its parts, see _plan), shared by every
+    player with this deck; hk: the plan of hm (None until legal_actions needs it); om: the
+    occupied slots (bit i = slot i), kept with every write to slots; pdr: the Powers that
+    reduce damage to fighters (most decks have none); au / gk / cv: whether a card with an
+    aura / a keyword grant / cover for its neighbours can come into play on this side in this
+    match; lm: _listen(pl), bm: _block_mask(pl), rm: _ready_mask(pl), each -1 when it must be
+    worked out again (a slot, the Stage, a Bind, the Powers coming into play; for bm and rm any
+    keyword change and the start and end of a turn; for rm an attack). Without keyword grants
+    (gk) a slot's Block and readiness are its fighter's own, so _put and _clear keep bm and rm
+    instead of dropping them."""
 
     __slots__ = ("hand", "deck", "total", "discard", "void", "slots", "hazards", "stage", "powers",
                  "on", "used", "tokens", "energy", "played", "stall", "acted", "empty", "turns",
@@ -258,29 +263,56 @@ class HandPlan:
     """The cards of one hand composition, sorted by what legal_actions does with them (see
     `_lk` for the kinds): fighter cards (their play actions by empty-slot mask are cached in
     fplay); Stages and untargeted spells as (energy, action); one-target spells as (energy,
-    actions by side and slot mask, 1 for an opposing target); the rest as (card, kind, energy)."""
+    actions by side and slot mask, 1 for an opposing target); the rest as (card, kind, energy).
+    Stages, untargeted and one-target spells are also kept by the Energy there is to pay
+    (stages_at[e], spells_at[e] = (untargeted cast actions, one-target entries); the last entry
+    for e past the dearest), so legal_actions tests no costs.
 
-    __slots__ = ("fighters", "stages", "plain", "single", "other", "spells", "fplay")
+    A plan joins two parts that the deck's cache (pl.plans) shares between hands: the fighter
+    cards with their play actions, and the other cards (see _plan). A match visits far fewer
+    compositions of either than of whole hands, so a part's tables are made once for many."""
 
-    def __init__(self, engine, cards):
-        lk, EN = engine._lk, engine.EN
-        fighters, stages, plain, single, other = [], [], [], [], []
-        for c in cards:
-            k = lk[c]
-            if k == 0:
-                fighters.append(c)
-            elif k == 7:
-                stages.append((EN[c], engine._stage[c]))
-            elif k == 2:
-                plain.append((EN[c], engine._cast0[c]))
-            elif k in (4, 5):
-                single.append((EN[c], engine._cast_rows(c), k == 5))
-            elif k != 8:
-                other.append((c, k, EN[c]))
-        self.fighters, self.stages, self.plain, self.single, self.other = (
-            tuple(fighters), tuple(stages), tuple(plain), tuple(single), tuple(other))
-        self.spells = bool(plain or single or other)
-        self.fplay = [None] * 32
+    __slots__ = ("fighters", "stages", "plain", "single", "other", "spells", "fplay", "stages_at",
+                 "spells_at")
+
+    def __init__(self, fighter_part, card_part):
+        self.fighters, self.fplay = fighter_part
+        (self.stages, self.plain, self.single, self.other, self.spells, self.stages_at,
+         self.spells_at) = card_part
+
+
+def _card_part(engine, cards):
+    """The HandPlan fields of a hand's cards other than fighters (cards: in deck order)."""
+    lk, EN = engine._lk, engine.EN
+    stages, plain, single, other = [], [], [], []
+    for c in cards:
+        k = lk[c]
+        if k == 7:
+            stages.append((EN[c], engine._stage[c]))
+        elif k == 2:
+            plain.append((EN[c], engine._cast0[c]))
+        elif k in (4, 5):
+            single.append((EN[c], engine._cast_rows(c), k == 5))
+        elif k != 8:
+            other.append((c, k, EN[c]))
+    return (tuple(stages), tuple(plain), tuple(single), tuple(other),
+            bool(plain or single or other), _by_energy(stages),
+            _spells_by_energy(plain, single))
+
+
+def _spells_by_energy(plain, single):
+    """For each Energy 0..the dearest cost: (the untargeted cast actions it pays for, the
+    one-target spells (rows, opposing) it pays for)."""
+    top = max([0] + [en for en, _ in plain] + [en for en, _, _ in single])
+    return tuple((tuple(a for en, a in plain if en <= e),
+                  tuple((rows, opposing) for en, rows, opposing in single if en <= e))
+                 for e in range(top + 1))
+
+
+def _by_energy(entries):
+    """(energy, item) pairs -> for each Energy 0..the dearest cost, the items it pays for."""
+    top = max((en for en, _ in entries), default=0)
+    return tuple(tuple(item for en, item in entries if en <= e) for e in range(top + 1))
 
 
 class State:
@@ -316,6 +348,9 @@ class AmiibartEngine(Engine):
             except Unsupported as exc:
                 ci.why = str(exc)
         self.grant_cards = frozenset(ci.id for ci in self.ci if ci.grant)
+        for ci in self.ci:
+            ci.specials = tuple((ai, atk.energy, atk.targeted, atk.ignore_block, atk.max_hp)
+                                for ai, atk in enumerate(ci.attacks, 1))
         self.EN = [ci.energy for ci in self.ci]
         self.EVS = [ci.evs for ci in self.ci]
         # Spell targets (None for a Hazard) and every action tuple, made once; `...m` tables are
@@ -334,8 +369,10 @@ class AmiibartEngine(Engine):
         self._rows = {}
         self._cast0 = [(2, c, -1, -1) for c in range(n)]
         self._stage = [(5, c) for c in range(n)]
-        self._atkm = [[tuple((4, i, ai, t) for t in slots_of(m)) for m in masks] + [(4, i, ai, -1)]
-                      for i in range(5) for ai in range(3)]
+        # attack actions by slot i, then attack index ai (0 basic), then target slot mask (index
+        # 32: the untargeted attack)
+        self._atkm = [[[tuple((4, i, ai, t) for t in slots_of(m)) for m in masks] + [(4, i, ai, -1)]
+                       for ai in range(3)] for i in range(5)]
         self.fighter_grants = any(ci.grant for ci in self.ci if ci.type in (T_FIGHTER, T_TOKEN))
         # legal_actions' kind of each card in hand: 0 fighter, 1 Hazard, 2 untargeted spell,
         # 3 spell returning from the discard pile, 4/5 spell with one plain friendly/opposing
@@ -527,11 +564,19 @@ class AmiibartEngine(Engine):
                              {"decks": [specs[0], specs[0]]}))
         return out
 
-    def _new_player(self, hand_counts: dict, powers) -> Player:
+    def _template(self, hand_counts: dict, powers):
+        """(the fields a new Player with these cards and Powers starts with, and the summaries
+        of _finish_lsup at the start of a match by the opposing template's id), made once."""
         key = (tuple(hand_counts.items()), tuple(powers))
-        t = self._pcache.get(key)
-        if t is None:
-            t = self._pcache[key] = self._make_player(hand_counts, powers)
+        entry = self._pcache.get(key)
+        if entry is None:
+            entry = self._pcache[key] = (self._make_player(hand_counts, powers), {})
+        return entry
+
+    def _new_player(self, hand_counts: dict, powers) -> Player:
+        return self._player_from(self._template(hand_counts, powers)[0])
+
+    def _player_from(self, t) -> Player:
         pl = Player.__new__(Player)
         (hand, pl.deck, pl.hb, pl.hm, pl.plans, pl.total, pl.powers, pl.nh, pl.pg, pl.dd, pl.pev,
          pl.apw, pl.lsup, pl.nm, pl.pdr) = t
@@ -580,20 +625,34 @@ class AmiibartEngine(Engine):
             hb[c] = 1 << j
         pl.hb = hb
         pl.hm = sum(hb[c] for c in pl.deck if pl.hand[c])
-        pl.plans = {}
+        pl.plans = {"fighter bits": sum(hb[c] for c in pl.deck if self._lk[c] == 0)}
         pl.hk = None
 
     def _plan(self, pl):
-        """The HandPlan of the cards in pl's hand (pl.hk), from the deck's cache or made now."""
-        plan = pl.plans.get(pl.hm)
+        """The HandPlan of the cards in pl's hand (pl.hk), from the deck's cache or made now.
+        The cache holds plans by hand mask, their parts by ("fighters" | "cards", the part's
+        bits of the hand mask) and under "fighter bits" the bits of the deck's fighter cards."""
+        plans = pl.plans
+        m = pl.hm
+        plan = plans.get(m)
         if plan is None:
-            m, hb = pl.hm, pl.hb
-            plan = pl.plans[m] = HandPlan(self, [c for c in pl.deck if m & hb[c]])
+            hb = pl.hb
+            fm = m & plans["fighter bits"]
+            fighter_part = plans.get(("fighters", fm))
+            if fighter_part is None:
+                fighter_part = plans["fighters", fm] = (tuple(c for c in pl.deck if fm & hb[c]),
+                                                        [None] * 32)
+            cm = m ^ fm
+            card_part = plans.get(("cards", cm))
+            if card_part is None:
+                card_part = plans["cards", cm] = _card_part(self, [c for c in pl.deck if cm & hb[c]])
+            plan = plans[m] = HandPlan(fighter_part, card_part)
         pl.hk = plan
         return plan
 
     def _fplay(self, plan, emask):
-        """The play actions of every fighter card of a plan into the empty slots emask."""
+        """The play actions of every fighter card of a plan into the empty slots emask (kept in
+        the fplay table its fighter part shares)."""
         acts = ()
         for c in plan.fighters:
             acts += self._play_row(c)[emask]
@@ -663,9 +722,19 @@ class AmiibartEngine(Engine):
 
     def initial_state(self, setup: Setup, rng: random.Random):
         s = self._blank(rng)
-        decks = setup.options["decks"]
-        s.p = [self._new_player(d["cards"], d["powers"]) for d in decks]
-        self._finish_lsup(s)
+        d0, d1 = setup.options["decks"]
+        e0 = self._template(d0["cards"], d0["powers"])
+        e1 = self._template(d1["cards"], d1["powers"])
+        s.p = [self._player_from(e0[0]), self._player_from(e1[0])]
+        p0, p1 = s.p
+        # _finish_lsup depends only on the two decks here (no fighter in play yet): once per pair
+        # (the templates live as long as the engine, so their ids stay theirs)
+        summary = e0[1].get(id(e1))
+        if summary is None:
+            self._finish_lsup(s)
+            summary = e0[1][id(e1)] = ((p0.lsup, p0.au, p0.gk, p0.cv), (p1.lsup, p1.au, p1.gk, p1.cv))
+        else:
+            (p0.lsup, p0.au, p0.gk, p0.cv), (p1.lsup, p1.au, p1.gk, p1.cv) = summary
         s.first = s.cur = rng.getrandbits(1)       # the coin flip
         self._start_turn(s, s.cur)
         self._run(s)
@@ -711,8 +780,8 @@ class AmiibartEngine(Engine):
             return s.legal
         pend = s.pending
         if pend is not None:
-            s.legal = [(9, o) for o in pend[1]]
-            return s.legal
+            s.legal = acts = [_CHOICES[o] for o in pend[1]]
+            return acts
         p = s.cur
         P = s.p
         pl = P[p]
@@ -735,16 +804,16 @@ class AmiibartEngine(Engine):
         oslots = opp.slots
         tmask = opp.om
         masks = None
-        for en, a in plan.stages:
-            if en <= e:
-                acts.append(a)
+        if plan.stages and e >= 0:
+            at = plan.stages_at
+            acts += at[e] if e < len(at) else at[-1]
         if plan.spells:
             e += self._spell_disc(pl) if pl.dd else pl.disc      # spells cost less by it
-            for en, a in plan.plain:
-                if en <= e:
-                    acts.append(a)
-            for en, rows, opposing in plan.single:
-                if en <= e:
+            if e >= 0:
+                at = plan.spells_at
+                plain, single = at[e] if e < len(at) else at[-1]
+                acts += plain
+                for rows, opposing in single:
                     acts += rows[1 - p][tmask] if opposing else rows[p][31 ^ emask]
             for c, k, en in plan.other:
                 if en > e:
@@ -798,21 +867,20 @@ class AmiibartEngine(Engine):
             f = slots[i]
             info = ci[f.card]
             ign = bmask and (f.ign or (info.ign and not f.bound))
-            acts += ATK[i * 3][tmask if ign else tl]
-            if info.attacks:
-                for ai, atk in enumerate(info.attacks, 1):
-                    if atk.energy > e:
-                        continue
-                    row = ATK[i * 3 + ai]
-                    if not atk.targeted:
-                        acts.append(row[32])
-                        continue
-                    al = tmask if (ign or atk.ignore_block) else tl
-                    mh = atk.max_hp
-                    if mh:
-                        acts += [a for a in row[al] if oslots[a[3]].hp <= mh]
-                    else:
-                        acts += row[al]
+            rows = ATK[i]
+            acts += rows[0][tmask if ign else tl]
+            for ai, energy, targeted, ignore_block, mh in info.specials:
+                if energy > e:
+                    continue
+                row = rows[ai]
+                if not targeted:
+                    acts.append(row[32])
+                    continue
+                al = tmask if (ign or ignore_block) else tl
+                if mh:
+                    acts += [a for a in row[al] if oslots[a[3]].hp <= mh]
+                else:
+                    acts += row[al]
         s.legal = acts
         return acts
 
@@ -893,7 +961,7 @@ class AmiibartEngine(Engine):
             acts.append(head + (-1, -1))
             return
         sel = tsel[0]
-        c1 = plain[sel.side] if not (sel.flags or sel.elem) else self._cands(s, p, sel, None)
+        c1 = plain[sel.side] if not (sel.flags or sel.elem) else self._free_cands(s, p, sel)
         if not c1:
             return
         tab = self._ttab.get(head)
@@ -903,7 +971,7 @@ class AmiibartEngine(Engine):
             acts += [tab[t][0] for t in c1]
             return
         sel = tsel[1]
-        c2 = plain[sel.side] if not (sel.flags or sel.elem) else self._cands(s, p, sel, None)
+        c2 = plain[sel.side] if not (sel.flags or sel.elem) else self._free_cands(s, p, sel)
         if c2:
             for t in c1:
                 row = tab[t]
@@ -912,7 +980,9 @@ class AmiibartEngine(Engine):
             acts += [tab[t][0] for t in c1]
 
     def apply(self, s, a):
-        legal = s.legal if s.legal is not None else self.legal_actions(s)
+        legal = s.legal
+        if legal is None:
+            legal = self.legal_actions(s)
         if a not in legal:
             raise IllegalAction(f"{a!r} is not legal here")
         s.legal = None
@@ -949,8 +1019,9 @@ class AmiibartEngine(Engine):
         _put(pl, slot, f)
         ref = (p, slot, f.uid)
         q = s.queue
-        for _, _, prog in info.trig.get(EV_PLAYED, ()):
-            q.append((J_FX, p, prog, 0, ref, ref, ()))
+        if info.evs & _BIT_PLAYED:
+            for _, _, prog in info.trig[EV_PLAYED]:
+                q.append((J_FX, p, prog, 0, ref, ref, ()))
         if info.forge:
             q.append((J_FORGE, p, c, ref, self._forge_count(s, p), 0))
         # the "a fighter was played" job, unless no card of the match can answer it (lsup is
@@ -1030,22 +1101,23 @@ class AmiibartEngine(Engine):
         if pl.rm > 0:
             pl.rm &= ~_BIT[slot]       # it has attacked: no longer ready
         pl.acted = True
-        if ai:
-            pl.energy -= self.ci[f.card].attacks[ai - 1].energy
+        special = self.ci[f.card].attacks[ai - 1] if ai else None
+        if special is not None:
+            pl.energy -= special.energy
         d = 1 - p
         if t >= 0:
             pd = s.p[d]
-            tref = (d, t, pd.slots[t].uid)
+            T = pd.slots[t]
+            tref = (d, t, T.uid)
             bm = pd.bm if pd.bm >= 0 else self._block_mask(pd)
             tblock = 1 if bm & _BIT[t] else 0
         else:
-            tref, tblock = None, 0
+            T, tref, tblock = None, None, 0
         # [attacker ref, attack index, target ref, nullified, target had Block, ended]
         s.atk = [(p, slot, f.uid), ai, tref, 0, tblock, 0]
-        special = self.ci[f.card].attacks[ai - 1] if ai else None
         if self._quiet(s, p, special):
             # Nothing in play reacts to attacks: steps 1-4 and 6-7 are empty.
-            self._damage_step(s, s.atk, f, special)
+            self._damage_step(s, s.atk, f, special, T)
             s.atk = None
         else:
             s.queue.extend(self._attack_steps(s, p, special))
@@ -1075,13 +1147,18 @@ class AmiibartEngine(Engine):
     def _quiet(self, s, ap, special):
         if special is not None and (special.step3 is not None or special.step7 is not None):
             return False
-        EVS = self.EVS
-        for h in s.p[1 - ap].hazards:
-            if EVS[h] & _ATK_EVS:
-                return False
-        for pl in s.p:
-            if pl.lsup & _ATK_EVS and (pl.lm if pl.lm >= 0 else self._listen(pl)) & _ATK_EVS:
-                return False
+        P = s.p
+        hazards = P[1 - ap].hazards
+        if hazards:
+            EVS = self.EVS
+            for h in hazards:
+                if EVS[h] & _ATK_EVS:
+                    return False
+        for pl in P:
+            if pl.lsup & _ATK_EVS:
+                m = pl.lm
+                if (m if m >= 0 else self._listen(pl)) & _ATK_EVS:
+                    return False
         return True
 
     # -- the resolution loop -------------------------------------------------------------------
@@ -1420,7 +1497,7 @@ class AmiibartEngine(Engine):
                 for _, _, prog in ci[T.card].trig[EV_ATTACKED]:
                     jobs.append((J_FX, d, prog, 0, a[2], aref, ()))
         elif k == 5:
-            self._damage_step(s, a, A, special)
+            self._damage_step(s, a, A, special, _get(s, a[2]))
         elif k == 6:
             if a[2] is not None:
                 tref = a[2]
@@ -1467,10 +1544,10 @@ class AmiibartEngine(Engine):
         if jobs:
             s.queue[0:0] = jobs
 
-    def _damage_step(self, s, a, A, special):
+    def _damage_step(self, s, a, A, special, T):
+        """Step 5 of attack a by fighter A on T (the target still in play, None for none)."""
         ap = a[0][0]
         d = 1 - ap
-        T = _get(s, a[2]) if a[2] is not None else None
         if a[2] is not None and T is None:
             a[5] = 1        # the target left play: nothing to hit
             return
@@ -1478,17 +1555,18 @@ class AmiibartEngine(Engine):
         pd = s.p[d]
         s.kill_side = d
         if special is None:
-            da = self._atk(pa, A)
-            dt = self._atk(pd, T)
-            hit_t = self._damage(s, d, a[2][1], T, da, True)
-            hit_a = self._damage(s, ap, a[0][1], A, dt, True)
-            ka = self._kw(pa, A)
+            # _atk and _kw inlined for the usual side without auras or keyword grants
+            da = self._atk(pa, A) if pa.au else A.atk + A.tmp
+            dt = self._atk(pd, T) if pd.au else T.atk + T.tmp
+            hit_t = self._damage(s, d, a[2][1], T, da, True) if da > 0 else 0
+            hit_a = self._damage(s, ap, a[0][1], A, dt, True) if dt > 0 else 0
+            ka = self._kw(pa, A) if pa.gk else A.kw | A.tkw | A.nkw
             if ka & INSTAKILL:
                 T.doomed = True
                 s.dirty = True
             if hit_t and ka & LIFESTEAL:
                 self._heal(s, ap, A, hit_t)
-            if hit_a and self._kw(pd, T) & LIFESTEAL:
+            if hit_a and (self._kw(pd, T) if pd.gk else T.kw | T.tkw | T.nkw) & LIFESTEAL:
                 self._heal(s, d, T, hit_a)
         elif not a[3]:
             total = 0
@@ -1628,12 +1706,15 @@ class AmiibartEngine(Engine):
     def _deaths(self, s):
         s.dirty = False
         ci = self.ci
+        P = s.p
+        cur = s.cur
         deaths = []
-        for p in (s.cur, 1 - s.cur):
-            pl = s.p[p]
+        for p in (cur, 1 - cur):
+            pl = P[p]
+            slots = pl.slots
             # only slot i itself can be refilled during its turn (an Update instead of dying)
             for i in _SLOTS_OF[pl.om]:
-                f = pl.slots[i]
+                f = slots[i]
                 if f is None or (f.hp > 0 and not f.doomed):
                     continue
                 info = ci[f.card]
@@ -1643,42 +1724,50 @@ class AmiibartEngine(Engine):
                     continue
                 _clear(pl, i)
                 if not f.token:
-                    self._to_discard(pl, f.card)
+                    (pl.void if info.void else pl.discard).append(f.card)      # _to_discard
                     pl.tokens += 1
                 deaths.append((p, i, f))
         if not deaths:
             return
         q = s.queue
-        if (s.p[0].lsup | s.p[1].lsup) & _BITS_DEATH:
-            listen = (self._listen(s.p[0]), self._listen(s.p[1]))
-        else:
-            listen = (0, 0)
+        # who listens to deaths (None: no card of the match does)
+        listen = ((self._listen(P[0]), self._listen(P[1]))
+                  if (P[0].lsup | P[1].lsup) & _BITS_DEATH else None)
         for p, _i, f in deaths:
             o = 1 - p
-            subject = (f.elem, f.token)
-            if s.p[p].hazards and s.cur != p:
-                for h in list(s.p[p].hazards):
+            if P[p].hazards and cur != p:
+                subject = (f.elem, f.token)
+                for h in list(P[p].hazards):
                     ev = ci[h].hazard_ev
                     if ev in (EV_FRIEND_DIED_AFTER, EV_FRIEND_DIES):
                         elem, nontoken, _ = ci[h].trig[ev][0]
                         if _fits(elem, nontoken, subject):
                             q.extend(self._hazard_jobs(s, p, h, None))
-            if not f.bound and ci[f.card].evs & (1 << EV_DIES):
+            if not f.bound and ci[f.card].evs & _BIT_DIES:
                 for _, _, prog in ci[f.card].trig[EV_DIES]:
                     q.append((J_FX, p, prog, 0, None, None, ()))
-            if not ((listen[p] | listen[o]) & _BITS_DEATH):
+            if listen is None:
                 continue
-            first, second = (p, o) if s.cur == p else (o, p)
+            # _listen covers exactly the sources _source_jobs reads: a side that does not
+            # listen to an event would give no job for it
+            lp, lo = listen[p], listen[o]
+            if not ((lp | lo) & _BITS_DEATH):
+                continue
+            subject = (f.elem, f.token)
+            first, second = (p, o) if cur == p else (o, p)
             for who in (first, second):
                 if who == p:
-                    q.extend(self._source_jobs(s, p, EV_FRIEND_DIES, None, subject))
-                    q.extend(self._source_jobs(s, p, EV_FRIEND_DIED_AFTER, None, subject))
-                else:
+                    if lp & _BIT_FRIEND_DIES:
+                        q.extend(self._source_jobs(s, p, EV_FRIEND_DIES, None, subject))
+                    if lp & _BIT_FRIEND_DIED_AFTER:
+                        q.extend(self._source_jobs(s, p, EV_FRIEND_DIED_AFTER, None, subject))
+                elif lo & _BIT_OPP_DIES:
                     q.extend(self._source_jobs(s, o, EV_OPP_DIES, None, subject))
-                if who == o and s.kill_side == p:
+                if who == o and s.kill_side == p and lo & _BIT_ATTACK_KILLS:
                     q.extend(self._source_jobs(s, o, EV_ATTACK_KILLS, None, subject))
-        t0 = s.p[0].tokens >= self.lose_tokens
-        t1 = s.p[1].tokens >= self.lose_tokens
+        lose = self.lose_tokens
+        t0 = P[0].tokens >= lose
+        t1 = P[1].tokens >= lose
         if t0 or t1:
             self._lose(s, [i for i, t in ((0, t0), (1, t1)) if t], "death tokens")
 
@@ -1747,6 +1836,37 @@ class AmiibartEngine(Engine):
                 out.append(base + i)
         return out
 
+    def _free_cands(self, s, ctl, sel):
+        """_cands(s, ctl, sel, None), for an action's targets (no source fighter): Block is read
+        from the side's block mask (pl.bm), so only Element and Health need a look at the slots."""
+        side = ctl if sel.side == FRIEND else 1 - ctl
+        pl = s.p[side]
+        m = pl.om
+        fl = sel.flags
+        if fl:
+            if fl & F_ADJ:
+                return ()           # adjacent to no source fighter: nobody
+            if fl & (F_BLOCK | F_NOBLOCK):
+                b = pl.bm if pl.bm >= 0 else self._block_mask(pl)
+                if fl & F_BLOCK:
+                    m &= b
+                if fl & F_NOBLOCK:
+                    m &= ~b
+            if fl & (F_NONTOKEN | F_DAMAGED | F_HPMAX):
+                slots = pl.slots
+                for i in _SLOTS_OF[m]:
+                    f = slots[i]
+                    if ((fl & F_NONTOKEN and f.token) or (fl & F_DAMAGED and f.hp >= f.maxhp)
+                            or (fl & F_HPMAX and f.hp > sel.hp)):
+                        m ^= _BIT[i]
+        elem = sel.elem
+        if elem:
+            slots = pl.slots
+            for i in _SLOTS_OF[m]:
+                if slots[i].elem != elem:
+                    m ^= _BIT[i]
+        return self._pos[side][m]
+
     def _sel_ok(self, pl, f, sel, src, side, i):
         fl = sel.flags
         if sel.elem and f.elem != sel.elem:
@@ -1770,9 +1890,22 @@ class AmiibartEngine(Engine):
     def _resolve(self, s, ctl, sel, src, ev, tgts):
         """The fighters a selector names now: [(player, slot, fighter)]."""
         kind = sel.kind
-        if kind in (K_TARGET, K_REF):
+        if kind in (K_TARGET, K_REF):       # a chosen target
             r = tgts[sel.k] if sel.k < len(tgts) else None
-            return _one(s, r)
+        elif kind == K_SELF:
+            r = src
+        elif kind == K_EVENT:
+            r = ev
+        else:
+            return self._resolve_other(s, ctl, sel, src, kind)
+        # the one fighter of reference r, if it is still there (_one, inlined: the hot path)
+        if r is None:
+            return ()
+        f = s.p[r[0]].slots[r[1]]
+        return [(r[0], r[1], f)] if f is not None and f.uid == r[2] else ()
+
+    def _resolve_other(self, s, ctl, sel, src, kind):
+        """_resolve for the selectors that name no single reference of the job."""
         if kind == K_EACH:
             side = ctl if sel.side == FRIEND else 1 - ctl
             pl = s.p[side]
@@ -1783,10 +1916,6 @@ class AmiibartEngine(Engine):
                                       self._sel_ok(pl, f, sel, src, side, i)):
                     out.append((side, i, f))
             return out
-        if kind == K_SELF:
-            return _one(s, src)
-        if kind == K_EVENT:
-            return _one(s, ev)
         if kind == K_ATTACKER:
             return _one(s, s.atk[0] if s.atk else None)
         if kind == K_ATK_TARGET:
@@ -2293,17 +2422,23 @@ class AmiibartEngine(Engine):
 _STEP_BIT = [1 << k for k in range(9)]
 _ATTACK_STEPS = [tuple((J_ASTEP, k) for k in range(1, 9) if m & (1 << k)) for m in range(512)]
 _R5 = range(5)
+_CHOICES = [(9, o) for o in range(O_DONE + 1)]     # the answer actions, made once
 _SLOTS_OF = [tuple(i for i in range(5) if m & (1 << i)) for m in range(32)]
 # Hazard-only effects and the triggers they answer.
 _HAZARD_OPS = {"wither": (EV_OPP_HEALED,), "cancel": (EV_OPP_CAST,),
                "nullify": (EV_OPP_POWER, EV_OPP_CAST), "null_attack": (EV_OPP_SPECIAL,)}
 _BIT = (1, 2, 4, 8, 16)
 _BIT_YOU_PLAY = 1 << EV_YOU_PLAY
+_BIT_PLAYED = 1 << EV_PLAYED
+_BIT_DIES = 1 << EV_DIES
 _BITS_OPP_PLAY = (1 << EV_OPP_PLAY) | (1 << EV_OPP_PLAY_AFTER) | (1 << EV_OPP_PLAY_SECOND)
 _BIT_YOU_CAST = 1 << EV_YOU_CAST
 _BIT_OPP_CAST = 1 << EV_OPP_CAST
-_BITS_DEATH = ((1 << EV_FRIEND_DIES) | (1 << EV_FRIEND_DIED_AFTER) | (1 << EV_OPP_DIES)
-               | (1 << EV_ATTACK_KILLS))
+_BIT_FRIEND_DIES = 1 << EV_FRIEND_DIES
+_BIT_FRIEND_DIED_AFTER = 1 << EV_FRIEND_DIED_AFTER
+_BIT_OPP_DIES = 1 << EV_OPP_DIES
+_BIT_ATTACK_KILLS = 1 << EV_ATTACK_KILLS
+_BITS_DEATH = _BIT_FRIEND_DIES | _BIT_FRIEND_DIED_AFTER | _BIT_OPP_DIES | _BIT_ATTACK_KILLS
 _ATK_EVS = 0
 for _ev in (EV_ATTACKS, EV_FRIEND_ATTACKS, EV_OPP_ATTACKS, EV_OPP_SPECIAL, EV_ATTACKED,
             EV_AFTER_ATTACKED, EV_FRIEND_AFTER_ATTACKED, EV_OPP_ATTACKS_BLOCK, EV_AFTER_ATTACKS,
@@ -2364,19 +2499,36 @@ def _to_hand(pl, c):
 
 
 def _put(pl, i, f):
-    """Fighter f enters pl's empty slot i: the slot summaries (Player) follow."""
+    """Fighter f enters pl's empty slot i: the slot summaries (Player) follow. Without keyword
+    grants on the side (pl.gk) a fighter's Block is its own, so a known block mask only gains
+    its bit."""
     pl.slots[i] = f
-    pl.om |= _BIT[i]
-    pl.lm = pl.bm = -1
-    if pl.gk or f.kw & SWIFT or not f.fresh:     # a fresh fighter is ready only with Swift
+    bit = _BIT[i]
+    pl.om |= bit
+    pl.lm = -1
+    if pl.gk:
+        pl.bm = pl.rm = -1
+        return
+    if pl.bm > -1 and (f.kw | f.tkw | f.nkw) & BLOCK:
+        pl.bm |= bit
+    if f.kw & SWIFT or not f.fresh:     # a fresh fighter is ready only with Swift
         pl.rm = -1
 
 
 def _clear(pl, i):
-    """Slot i of pl is emptied."""
+    """Slot i of pl is emptied. Without keyword grants on the side (pl.gk) whether the others
+    have Block or may attack does not change: known masks only lose the slot's bit."""
     pl.slots[i] = None
-    pl.om &= ~_BIT[i]
-    pl.lm = pl.bm = pl.rm = -1
+    bit = _BIT[i]
+    pl.om &= ~bit
+    pl.lm = -1
+    if pl.gk:
+        pl.bm = pl.rm = -1
+        return
+    if pl.bm > 0:
+        pl.bm &= ~bit
+    if pl.rm > 0:
+        pl.rm &= ~bit
 
 
 def _changed(pl):
