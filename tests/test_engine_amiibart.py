@@ -476,3 +476,15 @@ def test_failsafe_replaces_a_destroy(engine):
     _, obs = position(engine, setup, [{"attack": "A1", "target": "B2"}])
     assert obs["B"]["slots"][2]["name"] == "Mecha Colossus" and obs["B"]["death_tokens"] == 0
     assert obs["B"]["discard"] == ["Omega Frame"]
+
+
+def test_choices_name_every_card_even_past_id_100(engine):
+    """Hazards and discard picks are answered by card id plus a base: a set of 129 cards once
+    made Hazard 101 read as discard card 1, and discard card 103 as a Forge option."""
+    from cardgen.engines.amiibart import O_DISC, O_HAZ
+
+    state = engine.initial_state(engine.setups(None)[0], random.Random(1))
+    assert len(engine.names) > 100
+    for card_id, name in enumerate(engine.names):
+        for base in (O_HAZ, O_DISC):
+            assert engine.describe(state, (9, base + card_id)).endswith(f"chooses {name}"), (name, base)

@@ -25,8 +25,8 @@ Actions (tuples of ints; `t` is a fighter position, player * 5 + slot index 0..4
   (5, card)               play a Stage
   (9, option)             answer a pending choice (a triggered target, a Forge option, a card from
                           the discard pile, a Hazard): option = fighter position 0..9,
-                          100 + card id (Hazard), 200 + card id (discard card), 300 + i (Forge option
-                          i), 999 (done, for "up to" picks)
+                          1000 + card id (Hazard), 2000 + card id (discard card), 3000 + i (Forge
+                          option i), 3999 (done, for "up to" picks); so a game has at most 1000 cards
 Cards are numbered by their position in `engine.names`.
 
 Scenario forms (YAML). Players are `A` (player 0) and `B` (player 1); slots are 1..5.
@@ -137,6 +137,7 @@ from cardgen.engines.amiibart_parts.grammar import (
     split_trigger,
 )
 from cardgen.engines.base import Engine, IllegalAction, Setup
+from cardgen.errors import ContentError, Issue
 
 T_FIGHTER, T_SPELL, T_STAGE, T_POWER, T_TOKEN = range(5)
 _TYPES = {"fighter": T_FIGHTER, "spell": T_SPELL, "stage": T_STAGE, "power": T_POWER, "token": T_TOKEN}
@@ -146,7 +147,9 @@ J_FX, J_ASTEP, J_PLAYED, J_CAST, J_PICKD, J_FORGE, J_PICKH, J_ENDTRIG, J_HAZRES,
 
 END = (0,)
 NONE_REF = None
-O_HAZ, O_DISC, O_FORGE, O_DONE = 100, 200, 300, 999
+# Choice answers: card ids must stay below the next base (a set of 129 cards once collided at 100).
+MAX_CARDS = 1000
+O_HAZ, O_DISC, O_FORGE, O_DONE = MAX_CARDS, 2 * MAX_CARDS, 3 * MAX_CARDS, 4 * MAX_CARDS - 1
 SIDE = "AB"
 
 
@@ -337,6 +340,10 @@ class AmiibartEngine(Engine):
         self.fighter_cost = int(_val(tables.get("fighter_play_cost"), 1))
         self.opening = int(_val(tables.get("opening"), 3, "fighters"))
         self.names = list(game.cards)
+        if len(self.names) > MAX_CARDS:
+            raise ContentError([Issue(game.folder / "game.yaml", None, "cards",
+                                      f"the Amiibart engine plays at most {MAX_CARDS} cards; this game "
+                                      f"has {len(self.names)}")])
         self.ids = {n: i for i, n in enumerate(self.names)}
         tokens = {c.name: c for c in game.cards.values() if c.type == "token"}
         self.ci = [CardInfo(i, game.cards[n]) for i, n in enumerate(self.names)]
