@@ -77,6 +77,7 @@ def play_match(engine, setups: list[Setup], seed: int, bot_names: list[str], *,
     def conflict(kind, message, step=None):
         result.conflicts.append(Conflict(kind, message, seed, setup.label, step))
 
+    step = 0    # actions applied; stored on the result once, when the match stops
     try:
         state = engine.initial_state(setup, rng)
         players = len(setup.seats)
@@ -89,7 +90,6 @@ def play_match(engine, setups: list[Setup], seed: int, bot_names: list[str], *,
         apply, card_of, invariants = engine.apply, engine.card_of, engine.invariants
         plays = result.plays
         cap = engine.max_actions
-        step = 0
         record = log or trajectory
         while not is_over(state):
             if step >= cap:
@@ -110,7 +110,6 @@ def play_match(engine, setups: list[Setup], seed: int, bot_names: list[str], *,
                 plays.append((player, card))
             apply(state, action)
             step += 1
-            result.actions = step
             if check_invariants:
                 problems = invariants(state)
                 if problems:
@@ -121,13 +120,14 @@ def play_match(engine, setups: list[Setup], seed: int, bot_names: list[str], *,
             result.finished = True
             result.winner = engine.winner(state)
     except RuleConflict as exc:
-        conflict("rule", str(exc), result.actions or None)
+        conflict("rule", str(exc), step or None)
     except IllegalAction as exc:
         conflict("illegal-choice", f"a legal action was refused: {exc}")
     except Exception as exc:  # an engine crash is a finding to report, not a reason to stop
         where = traceback.extract_tb(exc.__traceback__)[-1]
         conflict("exception", f"{type(exc).__name__}: {exc} ({Path(where.filename).name}:"
                               f"{where.lineno})")
+    result.actions = step
     if trajectory or log:
         digest = hashlib.sha256(repr((actions_taken, result.winner, result.finished)).encode())
         result.trajectory = digest.hexdigest()[:16]
