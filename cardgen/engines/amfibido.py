@@ -205,6 +205,39 @@ _SEL_F_ONLY = frozenset((S_OWN_F, S_OPP_F, S_OPP_FDOJO))
 _SEL_E = frozenset((S_OWN_E, S_OPP_E, S_OWN_FE, S_OPP_FE))
 # switcheroo moves of the fighter of dojo d to each other dojo
 _SWF_OUT = tuple(tuple(SWF[d][e] for e in R3 if e != d) for d in R3)
+# the dojo each player's fighters fight from when no Komodo Dragon is in play: their own
+_OWN_DOJOS = (0, 1, 2)
+# the position codes of dojo d: its fighter, then its equipment
+_SOURCES = tuple((FC[d], *EC[d]) for d in R3)
+
+# What the choices of an effect's first step depend on (_Chooser.depends): the state at large
+# (a draw, a knockout-pile return), or the layout of one side: which dojos hold a fighter, how
+# much equipment each dojo holds, both, or both and which dojos may take a second equipment (a
+# switcheroo that can move equipment).
+_ON_STATE, _ON_FIGHTERS, _ON_EQUIPMENT, _ON_BOTH, _ON_ROOM = range(5)
+_FIGHTERS_ONLY = frozenset((S_OWN_F, S_OPP_F, S_OPP_FDOJO, S_ALL_F, S_HERE_F, S_FACE_F, S_SELF))
+_EQUIPMENT_ONLY = frozenset((S_OWN_E, S_OPP_E, S_FACE_E))
+
+
+class _Chooser:
+    """A field-phase action that picks a target: its head (("play", name), ("ability", code)),
+    the first step of its effect, where it is played from, and its actions per layout."""
+
+    __slots__ = ("head", "step", "src", "own", "depends", "known")
+
+    def __init__(self, head, step, src):
+        self.head, self.step, self.src = head, step, src
+        self.known = {}
+        v, sel = step.verb, step.sel
+        if v in (V_DRAW, V_KORET):
+            self.own, self.depends = True, _ON_STATE
+        elif v == V_SWITCH:     # always your own cards
+            moves_equipment = sel in (S_OWN_E, S_OWN_FE) or (sel == S_SELF and CODE[src][0] == 1)
+            self.own, self.depends = True, _ON_ROOM if moves_equipment else _ON_FIGHTERS
+        else:
+            self.own = sel in _OWN_SIDE
+            self.depends = (_ON_FIGHTERS if sel in _FIGHTERS_ONLY else
+                            _ON_EQUIPMENT if sel in _EQUIPMENT_ONLY else _ON_BOTH)
 
 
 class AmfibidoEngine(ViewsMixin, Engine):
@@ -260,6 +293,20 @@ class AmfibidoEngine(ViewsMixin, Engine):
                        else K_COMBO if i.combo else K_ACTION if i.steps else K_NONE
                        for i in self.infos]
         self.step0 = [i.steps[0] if i.steps else None for i in self.infos]
+        # combo actions by the dojos whose fighter takes combo moves (bit d = dojo d + 1)
+        self.A_combo_to = [[tuple(self.A_combo[i.d][d] for d in R3 if bits >> d & 1)
+                            for bits in range(8)] for i in self.infos]
+        # an action ability whose cost takes a card from the hand needs a hand
+        self.cost_from_hand = [i.cost in (C_DISCARD, C_HAND_TO_KO) for i in self.infos]
+        # The choosers of field-phase actions whose effect picks a target (see _chosen_actions):
+        # per card, its "play" action, and its action ability from each place it can be in.
+        self.play_chooser = [_Chooser(self.A_play[i.d], i.steps[0], None) if i.steps else None
+                             for i in self.infos]
+        self.ability_chooser = [
+            {src: _Chooser(AB_HEAD[src], i.ab_steps[0], src)
+             for src in (FC if i.type == FIGHTER else (c for pair in EC for c in pair)
+                         if i.type == EQUIP else ("S",))} if i.ab_steps else None
+            for i in self.infos]
         self.pw_extra = [bool(i.hand_fighter or i.per_other_n or i.if_other_n or i.if_behind
                               or i.if_equipped) for i in self.infos]
         self._boxes: dict = {}
@@ -468,25 +515,21 @@ class AmfibidoEngine(ViewsMixin, Engine):
         acts = st.legal
         if acts is not None:
             return acts
-        ph = st.phase
-        if ph == OVER:
+        if st.over:
             acts = []
         elif st.pend:
             acts = self._pending_actions(st, st.pend[0])
-        elif ph == FIELD:
+        elif st.phase == FIELD:
             acts = self._field_actions(st)
         else:
-            table = self.A_sensei if ph == SENSEI_PH else self.A_pick
-            ids = st.draft[st.turn]
+            # a draft pick or the sensei to keep: one action per different card dealt
+            table = self.A_pick if st.phase != SENSEI_PH else self.A_sensei
             dof = st.box.dof
-            if len(ids) == 1:
-                acts = [table[dof[ids[0]]]]
-            else:
-                acts = []
-                for c in ids:
-                    a = table[dof[c]]
-                    if a not in acts:
-                        acts.append(a)
+            acts = []
+            for c in st.draft[st.turn]:
+                a = table[dof[c]]
+                if a not in acts:
+                    acts.append(a)
         st.legal = acts
         return acts
 
@@ -508,12 +551,13 @@ class AmfibidoEngine(ViewsMixin, Engine):
         E = st.equip[p]
         E0, E1, E2 = E
         hand = st.hand[p]
+        dof = box.dof
         acts = [PASS]
         neut = None
         if hand:
             kind_d = self.kind_d
-            dof = box.dof
             seen = []
+            combo_to = -1       # the dojos taking combo moves, once a combo move asks
             for c in hand:
                 dd = dof[c]
                 if dd in seen:
@@ -534,46 +578,81 @@ class AmfibidoEngine(ViewsMixin, Engine):
                             else:
                                 acts += self.A_equip_r[dd][d][:n]
                 elif k == K_COMBO:
-                    ac = self.A_combo[dd]
-                    nocombo = box.nocombo
-                    for d in R3:
-                        f = F[d]
-                        if f >= 0:
-                            if nocombo[f]:
-                                if neut is None:
-                                    neut = self._neut(st)
-                                if f not in neut:
-                                    continue
-                            acts.append(ac[d])
+                    if combo_to < 0:
+                        combo_to = 0
+                        nocombo = box.nocombo
+                        for d in R3:
+                            f = F[d]
+                            if f >= 0:
+                                if nocombo[f]:
+                                    if neut is None:
+                                        neut = self._neut(st)
+                                    if f not in neut:
+                                        continue
+                                combo_to |= 1 << d
+                    acts += self.A_combo_to[dd][combo_to]
                 elif k == K_ACTION:
-                    head = self.A_play[dd]
-                    acts += map(head.__add__, self._options(st, p, self.step0[dd], None, NOOPT))
+                    acts += self._chosen_actions(st, p, self.play_chooser[dd])
         abset = box.abset
         if not abset.isdisjoint([*F, *E0, *E1, *E2]):
-            info = box.info
             used = st.used
+            ability_chooser = self.ability_chooser
+            cost_from_hand = self.cost_from_hand
             for d in R3:
                 # the fighter in dojo d, then its equipment: each with its own action ability
-                for c, src in ((F[d], FC[d]), *zip(E[d], EC[d], strict=False)):
-                    if c < 0 or c not in abset or c in used:
+                f = F[d]
+                Ed = E[d]
+                if f not in abset and (not Ed or abset.isdisjoint(Ed)):
+                    continue
+                for c, src in zip((f, *Ed), _SOURCES[d], strict=False):
+                    if c not in abset or c in used:
                         continue
                     if neut is None:
                         neut = self._neut(st)
                     if c in neut:
                         continue
-                    ci = info[c]
-                    if hand or (ci.cost != C_DISCARD and ci.cost != C_HAND_TO_KO):
-                        step = ci.ab_steps[0]
-                        acts += map(AB_HEAD[src].__add__,
-                                    self._switch_options(st, p, step.sel, src, NOOPT)
-                                    if step.verb == V_SWITCH else
-                                    self._options(st, p, step, src, NOOPT))
+                    dd = dof[c]
+                    if hand or not cost_from_hand[dd]:
+                        acts += self._chosen_actions(st, p, ability_chooser[dd][src])
         s = st.sensei[p]
-        if s >= 0 and s in abset and s not in st.used:
-            ci = box.info[s]
-            if hand or (ci.cost != C_DISCARD and ci.cost != C_HAND_TO_KO):
-                head = AB_HEAD["S"]
-                acts += map(head.__add__, self._options(st, p, ci.ab_steps[0], "S", NOOPT))
+        if s in abset and s not in st.used:
+            dd = dof[s]
+            if hand or not self.cost_from_hand[dd]:
+                acts += self._chosen_actions(st, p, self.ability_chooser[dd]["S"])
+        return acts
+
+    def _chosen_actions(self, st, p, chooser) -> tuple:
+        """The field-phase actions of `chooser`: its head plus each choice its first step offers.
+
+        Apart from a draw or a knockout-pile return, the choices depend only on the layout of
+        one side (see _Chooser), so the actions are made once per layout and read back after.
+        A layout is a small int: bit d is set when dojo d holds a fighter, then the equipment
+        counts of the dojos in 8 bits each (far more than a dojo holds), then the dojos that
+        may take a second equipment."""
+        depends = chooser.depends
+        if depends == _ON_STATE:
+            return tuple(map(chooser.head.__add__,
+                             self._options(st, p, chooser.step, chooser.src, NOOPT)))
+        side = p if chooser.own else 1 - p
+        F = st.fighter[side]
+        if depends == _ON_FIGHTERS:
+            layout = (F[0] >= 0) | (F[1] >= 0) << 1 | (F[2] >= 0) << 2
+        else:
+            E0, E1, E2 = st.equip[side]
+            layout = len(E0) << 3 | len(E1) << 11 | len(E2) << 19
+            if depends != _ON_EQUIPMENT:
+                layout |= (F[0] >= 0) | (F[1] >= 0) << 1 | (F[2] >= 0) << 2
+                if depends == _ON_ROOM:
+                    second = st.box.second
+                    for d in R3:
+                        f = F[d]
+                        if f >= 0 and second[f] and f not in self._neut(st):
+                            layout |= 1 << (27 + d)
+        known = chooser.known
+        acts = known.get(layout)
+        if acts is None:
+            acts = known[layout] = tuple(map(chooser.head.__add__, self._options(
+                st, p, chooser.step, chooser.src, NOOPT)))
         return acts
 
     def _pending_actions(self, st, pe) -> list:
@@ -741,7 +820,9 @@ class AmfibidoEngine(ViewsMixin, Engine):
 
     # -- apply ----------------------------------------------------------------------------------
     def apply(self, st, action):
-        legal = st.legal if st.legal is not None else self.legal_actions(st)
+        legal = st.legal
+        if legal is None:
+            legal = self.legal_actions(st)
         if action not in legal:
             raise IllegalAction(f"{action!r} is not legal here")
         st.legal = None
@@ -770,8 +851,9 @@ class AmfibidoEngine(ViewsMixin, Engine):
                 st.discard.append(c)    # resolved first, then discarded
             elif kind == "ability":
                 self._ability(st, p, action[1], action[2:])
-            if not st.pend and st.phase == FIELD:
-                # the common case of _settle: nothing pending, the turn passes on
+            if not st.pend:
+                # the common case of _settle (a field action never ends the field phase by
+                # itself): nothing pending, the turn passes on
                 p = st.turn
                 passed = st.passed
                 if not passed[1 - p]:
@@ -950,6 +1032,7 @@ class AmfibidoEngine(ViewsMixin, Engine):
             elif len(acts) == 1:
                 self._resolve_pending(st, acts[0])
             else:
+                st.legal = acts     # a real choice: these are the legal actions now
                 return False
         return True
 
@@ -1205,7 +1288,12 @@ class AmfibidoEngine(ViewsMixin, Engine):
                     dealt.append(c)
             st.draft[p] = dealt
         st.dstep = 0
-        self._draft_flow(st)
+        if st.draft[st.start]:
+            # the usual case of _draft_flow: the starting player picks first
+            st.turn = st.start
+            st.phase = PICK1
+        else:
+            self._draft_flow(st)
 
     def _draft_flow(self, st):
         ds = st.dstep
@@ -1268,13 +1356,14 @@ class AmfibidoEngine(ViewsMixin, Engine):
         cr = fi.creature
         fneut = f in neut
         total = fi.power + sm.s_plus[cr]
-        per_combo = sm.s_combo[cr]
-        wx = sm.s_weapon[cr]
-        if not fneut:
-            per_combo += fi.combo_extra
-            wx += fi.weapon_extra
         E = st.equip[p][d]
-        if E:
+        C = st.combos[p][h]
+        if E or C:
+            per_combo = sm.s_combo[cr]
+            wx = sm.s_weapon[cr]
+            if not fneut:
+                per_combo += fi.combo_extra
+                wx += fi.weapon_extra
             for e in E:
                 ei = info[e]
                 total += ei.power
@@ -1285,8 +1374,6 @@ class AmfibidoEngine(ViewsMixin, Engine):
                         total += ei.cond_n
                     if ei.belt_n and (ei.belt_cr < 0 or ei.belt_cr == cr):
                         per_combo += ei.belt_n
-        C = st.combos[p][h]
-        if C:
             for c in C:
                 ci = info[c]
                 total += ci.bonus + per_combo
@@ -1344,14 +1431,14 @@ class AmfibidoEngine(ViewsMixin, Engine):
     def _neut(self, st):
         """The set of card ids whose abilities are ignored right now."""
         box = st.box
+        nset = box.nset
         F, E = st.fighter, st.equip
         E0, E1 = E
         equip = [*E0[0], *E0[1], *E0[2], *E1[0], *E1[1], *E1[2]]
         tmp = st.tmp_neut
-        if box.nset.isdisjoint(F[0]) and box.nset.isdisjoint(F[1]) and \
-                box.nset.isdisjoint(equip):
+        if nset.isdisjoint(F[0]) and nset.isdisjoint(F[1]) and nset.isdisjoint(equip):
             if not tmp:
-                return EMPTY
+                return EMPTY    # the usual board: no neutralize source, nothing neutralized
             srcs = None
         else:
             srcs = self._neut_sources(st)
@@ -1369,6 +1456,16 @@ class AmfibidoEngine(ViewsMixin, Engine):
         if immune:
             out -= immune
         if srcs is None:
+            return out
+        sources = {s for s, _ in srcs}
+        if all(sources.isdisjoint(tg) for _, tg in srcs):
+            # no source targets another source (the usual board): each one not neutralized
+            # itself neutralizes its targets, no need to settle who wins
+            for s, tg in srcs:
+                if s not in out:
+                    for t in tg:
+                        if t not in immune:
+                            out.add(t)
             return out
         attackers = {s: [] for s, _ in srcs}
         for s, tg in srcs:
@@ -1428,58 +1525,71 @@ class AmfibidoEngine(ViewsMixin, Engine):
     def _fight(self, st):
         neut = self._neut(st)
         st.fneut = neut
-        fight, home = self._board(st, neut)
-        res = [[NOFIGHT] * ND, [NOFIGHT] * ND]
+        F0, F1 = st.fighter
+        kset = st.box.kset
+        if kset.isdisjoint(F0) and kset.isdisjoint(F1):
+            # no Komodo Dragon in play: each fighter fights in its own dojo (no board to build)
+            fight0, fight1 = F0, F1
+            home0 = home1 = _OWN_DOJOS
+        else:
+            (fight0, fight1), (home0, home1) = self._board(st, neut)
+        power = self._power
+        res0 = [NOFIGHT] * ND
+        res1 = [NOFIGHT] * ND
         kod = [[False] * ND, [False] * ND]
-        powers = [[None] * ND, [None] * ND]
-        wins = [0, 0]
-        draws = 0
+        powers0 = [None] * ND
+        powers1 = [None] * ND
+        wins0 = wins1 = draws = 0
         for d in R3:
-            a, b = fight[0][d], fight[1][d]
-            if a < 0 and b < 0:
-                res[0][d] = res[1][d] = DRAW
-                draws += 1
-                continue
+            a = fight0[d]
+            b = fight1[d]
             if a >= 0:
-                powers[0][d] = self._power(st, 0, d, a, home[0][d], b, neut)
-            if b >= 0:
-                powers[1][d] = self._power(st, 1, d, b, home[1][d], a, neut)
-            if b < 0:
-                w = 0
-            elif a < 0:
-                w = 1
-            elif powers[0][d] > powers[1][d]:
-                w = 0
-            elif powers[1][d] > powers[0][d]:
+                pa = powers0[d] = power(st, 0, d, a, home0[d], b, neut)
+                if b >= 0:
+                    pb = powers1[d] = power(st, 1, d, b, home1[d], a, neut)
+                    if pa == pb:
+                        res0[d] = res1[d] = DRAW
+                        draws += 1
+                        continue
+                    w = 0 if pa > pb else 1
+                else:
+                    w = 0
+            elif b >= 0:
+                powers1[d] = power(st, 1, d, b, home1[d], a, neut)
                 w = 1
             else:
-                res[0][d] = res[1][d] = DRAW
+                res0[d] = res1[d] = DRAW
                 draws += 1
                 continue
+            if w == 0:
+                res0[d] = WIN
+                res1[d] = LOSE
+                wins0 += 1
+                wc, lc, home_w, home_lo = a, b, home0, home1
+            else:
+                res1[d] = WIN
+                res0[d] = LOSE
+                wins1 += 1
+                wc, lc, home_w, home_lo = b, a, home1, home0
             lo = 1 - w
-            res[w][d] = WIN
-            res[lo][d] = LOSE
-            wins[w] += 1
-            wc, lc = fight[w][d], fight[lo][d]
-            if lc >= 0 and home[lo][d] == d and self._has_ko(st, w, d, wc, home[w][d], neut) \
+            if lc >= 0 and home_lo[d] == d and self._has_ko(st, w, d, wc, home_w[d], neut) \
                     and not self._protected(st, lo, d, lc, neut):
                 kod[lo][d] = True
+        res = [res0, res1]
         st.res, st.kod = res, kod
         rw = -1
-        for p in (0, 1):
-            if wins[p] >= 2 or (wins[p] == 1 and draws == 2):
-                rw = p
+        if wins0 >= 2 or (wins0 == 1 and draws == 2):
+            rw = 0
+        if wins1 >= 2 or (wins1 == 1 and draws == 2):
+            rw = 1
         st.rwin = rw
-        F = st.fighter
-        knocked = []
+        knocked = [[], []]
         for p in (0, 1):
             kp = kod[p]
             if True in kp:
-                Fp = F[p]
-                knocked.append([Fp[d] for d in R3 if kp[d]])
-            else:
-                knocked.append([])
-        st.last = (res, powers, rw, knocked)
+                Fp = st.fighter[p]
+                knocked[p] = [Fp[d] for d in R3 if kp[d]]
+        st.last = (res, [powers0, powers1], rw, knocked)
         if rw >= 0:
             st.score[rw] += 1
             if st.score[rw] >= self.wins_needed:
@@ -1498,16 +1608,16 @@ class AmfibidoEngine(ViewsMixin, Engine):
 
     def _eor_step(self, st):
         info = st.box.info
-        neut = st.fneut
-        order = (st.start, 1 - st.start)
-        if st.eor_stage == 0:
+        stage = st.eor_stage
+        if stage == 0:
             st.eor_stage = 1
             F, E = st.fighter, st.equip
             E0, E1 = E
             if st.box.eset.isdisjoint([*F[0], *F[1], *E0[0], *E0[1], *E0[2], *E1[0], *E1[1],
                                        *E1[2]]):
                 return      # no end-of-round ability on the board
-            for p in order:
+            neut = st.fneut
+            for p in (st.start, 1 - st.start):
                 s = st.sensei[p]
                 sm = info[s] if s >= 0 else self.no_sensei
                 for d in R3:
@@ -1536,12 +1646,16 @@ class AmfibidoEngine(ViewsMixin, Engine):
                         self._eor_apply(st, p, d, opts[0])
                     elif opts:
                         st.pend.append((P_EOR, p, d, tuple(opts)))
-        elif st.eor_stage == 1:
+        elif stage == 1:
             st.eor_stage = 2
+            neut = st.fneut
+            order = (st.start, 1 - st.start)
             ko = st.ko
+            hand = st.hand
+            discard = st.discard
             for p in order:
                 if ko[p]:
-                    st.hand[p].extend(ko[p])
+                    hand[p].extend(ko[p])
                     ko[p] = []
             for p in order:
                 Cp = st.combos[p]
@@ -1550,11 +1664,14 @@ class AmfibidoEngine(ViewsMixin, Engine):
                         C = Cp[d]
                         if C:
                             for m in C:
-                                (ko[p] if info[m].boom else st.discard).append(m)
+                                (ko[p] if info[m].boom else discard).append(m)
                             Cp[d] = []
+            res = st.res
             for p in order:
+                rp = res[p]
+                if LOSE not in rp:
+                    continue
                 Fp = st.fighter[p]
-                rp = st.res[p]
                 for d in R3:
                     f = Fp[d]
                     if f < 0 or rp[d] != LOSE:
@@ -1562,7 +1679,7 @@ class AmfibidoEngine(ViewsMixin, Engine):
                     if info[f].stay_if_lost and f not in neut:
                         continue
                     Fp[d] = -1
-                    (st.ko[p] if st.kod[p][d] else st.hand[p]).append(f)
+                    (ko[p] if st.kod[p][d] else hand[p]).append(f)
                     if len(st.equip[p][d]) >= 2:
                         self._check_cap(st, p, d, st.pend)
         else:
