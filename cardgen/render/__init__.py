@@ -70,15 +70,18 @@ def _with_preset(layouts: Layouts, preset: str | None) -> Layouts:
 def cache_key(layouts: Layouts, card: Card | None, extra: str = "") -> str:
     """Everything a card's picture depends on: its fields, the layouts, the game's icons and keywords."""
     # remembered per Layouts (one load of one game's files): the sheets ask for each card's key
-    # several times, and hashing the card's fields as JSON is not free
+    # several times, and the layouts' part is hashed once for all cards
     memo = (card.name if card is not None else None, extra, layouts.bleed)
     key = layouts.keys.get(memo)
     if key is None:
-        digest = hashlib.sha256()
-        digest.update(__version__.encode())
-        digest.update(layouts.source.encode())
-        digest.update(json.dumps([layouts.game.icons, sorted(layouts.game.keywords), layouts.bleed],
-                                 sort_keys=True).encode())
+        common = layouts.keys.get(("layouts", layouts.bleed))
+        if common is None:
+            common = layouts.keys["layouts", layouts.bleed] = hashlib.sha256()
+            common.update(__version__.encode())
+            common.update(layouts.source.encode())
+            common.update(json.dumps([layouts.game.icons, sorted(layouts.game.keywords), layouts.bleed],
+                                     sort_keys=True).encode())
+        digest = common.copy()
         if card is not None:
             digest.update(json.dumps([card.name, card.type, card.copies, card.fields], sort_keys=True,
                                      default=str).encode())

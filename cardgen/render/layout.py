@@ -86,6 +86,7 @@ class Layouts:
     parsed: dict = field(default_factory=dict, repr=False)
     compiled: dict = field(default_factory=dict, repr=False)
     keys: dict = field(default_factory=dict, repr=False)   # cache keys already worked out (render.cache_key)
+    root: Path | None = field(default=None, repr=False)    # the game folder, resolved once (images)
 
 
 # -- loading -------------------------------------------------------------------------------------
@@ -851,7 +852,8 @@ def _image(el, ctx, out, where, offset):
     layouts = ctx.layouts
     rel = ctx.text(el["image"]).strip()
     box = _box(ctx, el["at"], where, offset)
-    root = layouts.game.folder.resolve()
+    root = layouts.root or layouts.game.folder.resolve()
+    layouts.root = root
     path = (layouts.game.folder / rel).resolve() if rel else None
     if path is not None and not path.is_relative_to(root):
         raise LayoutError(ctx.card, "image", f"image {rel!r} is outside the game folder")
