@@ -934,8 +934,8 @@ class AdaptEngine(Engine):
         if st.phase != P_ACTION:                   # (a match that is over is in P_OVER)
             acts = st.legal = self._other_phase_actions(st)
             return acts
-        # The Action phase, every Turn's one choice: built here in one pass (no helper calls on
-        # the common path; this runs once per action the simulator takes).
+        # The Action phase, every Turn's one choice (this runs once per action the simulator takes):
+        # Adapt and Buy as in every phase, then the strikes, the special actions and the Wipe.
         p = st.turn
         fish = st.fish
         f = fish[p]
@@ -957,50 +957,8 @@ class AdaptEngine(Engine):
             acts = st.legal = list(STRIKES[strike][1 << b])
             return acts
         e = st.exp[my]
-        # Adapt from the PGP (as _adapt_buy, which the other phases use).
-        acts = []
+        acts, bm = self._adapt_buy(st, p, f)
         bl = s.level
-        pgp = f.pgp
-        if pgp:
-            blev = cfg.blev
-            tgp = bl                 # the highest Body Level it has or holds in its PGP
-            aprice = cfg.adaptprice[bl]
-            iadapt = cfg.iadapt
-            for c in pgp:
-                if blev[c] > tgp:
-                    tgp = blev[c]
-                if aprice[c] <= e:
-                    a = iadapt[c]
-                    if a not in acts:
-                        acts.append(a)
-            price = cfg.fullprice[bl] if len(pgp) >= self.pgp_max else cfg.price
-            useless = 2 << tgp       # a Body's bit below this: a Level it has or holds already
-        else:
-            price = cfg.price
-            useless = 2 << bl
-        # Buy: what it can pay for, but a Body it has no use for only when no other Fish is
-        # below its Level. bm: the Body Levels in the stream as bits (the Wipe rule reads them).
-        bbit = cfg.bbit
-        bm = 0
-        others = -1
-        for i, c in enumerate(st.stream):
-            b = bbit[c]
-            if b:
-                bm |= b
-                if price[c] > e:
-                    continue
-                if b < useless:
-                    if others < 0:
-                        others = 99
-                        for q in MASK_BITS[st.alive & ~(1 << p)]:
-                            level = fish[q].s.level
-                            if level < others:
-                                others = level
-                    if b >> (others + 1):
-                        continue
-            elif price[c] > e:
-                continue
-            acts.append(BUY[i])
         if strike:
             targets = reach & cfg.foes[my]
             if targets:
