@@ -1274,10 +1274,7 @@ class AmiibartEngine(Engine):
         ci = self.ci
         listen = pl.lsup & ev_bit          # nothing in this match waits for it: skip the lookups
         if listen:
-            for c in self._passive_sources(pl):
-                if ci[c].evs & ev_bit:
-                    for _, _, prog in ci[c].trig[EV_START]:
-                        q.append((J_FX, p, prog, 0, None, None, ()))
+            self._passive_jobs(pl, p, EV_START, q)
         slots = pl.slots
         for i in _SLOTS_OF[pl.om]:
             f = slots[i]
@@ -1300,10 +1297,7 @@ class AmiibartEngine(Engine):
         ev_bit = 1 << EV_END
         listen = pl.lsup & ev_bit          # nothing in this match waits for it: skip the lookups
         if listen:
-            for c in self._passive_sources(pl):
-                if ci[c].evs & ev_bit:
-                    for _, _, prog in ci[c].trig[EV_END]:
-                        jobs.append((J_FX, p, prog, 0, None, None, ()))
+            self._passive_jobs(pl, p, EV_END, jobs)
         slots = pl.slots
         for i in _SLOTS_OF[pl.om]:
             f = slots[i]
@@ -1341,6 +1335,14 @@ class AmiibartEngine(Engine):
                 self._lose(s, [p], "no fighters")
 
     # -- triggers ------------------------------------------------------------------------------
+    def _passive_jobs(self, pl, p, ev, out: list) -> None:
+        """Add to `out` the programs that player p's Powers (once in play) and Stage run on event `ev`."""
+        ci, ev_bit = self.ci, 1 << ev
+        for c in self._passive_sources(pl):
+            if ci[c].evs & ev_bit:
+                for _, _, prog in ci[c].trig[ev]:
+                    out.append((J_FX, p, prog, 0, None, None, ()))
+
     def _passive_sources(self, pl):
         out = []
         if pl.on:
