@@ -85,7 +85,8 @@ class Layouts:
     # compiled when first used, or all at once by compile_templates before forking workers
     parsed: dict = field(default_factory=dict, repr=False)
     compiled: dict = field(default_factory=dict, repr=False)
-    keys: dict = field(default_factory=dict, repr=False)   # cache keys already worked out (render.cache_key)
+    # render.cache_key's memo: each card's key, and the hash of the layouts' part they all share
+    keys: dict = field(default_factory=dict, repr=False)
     root: Path | None = field(default=None, repr=False)    # the game folder, resolved once (images)
 
 
