@@ -239,3 +239,45 @@ def test_beside_other_threads_cards_are_drawn_without_forking(dojo, tmp_path, mo
     finally:
         release.set()
     assert not result.errors and len(result.written) > 40
+
+
+@pytest.mark.parametrize("path", sorted(str(p) for p in (ROOT / "fonts").glob("*/*.ttf")))
+def test_fonts_read_directly_match_fonttools(path):
+    """Layout reads cmap, hmtx and the glyph boxes itself: the same numbers fontTools gives."""
+    from fontTools.ttLib import TTFont
+
+    from cardgen.render.fonts import glyph_bounds
+
+    reference = TTFont(path)
+    metrics = reference["hmtx"].metrics
+    face = load_face(path)
+    assert face.advances == {cp: metrics[g][0] for cp, g in reference.getBestCmap().items()}
+    assert face.upem == reference["head"].unitsPerEm
+    assert face.ascent * face.upem == reference["hhea"].ascent
+    glyf = reference["glyf"]
+    for cp in list(face.advances)[::37]:
+        glyph = glyf[reference.getBestCmap()[cp]]
+        if getattr(glyph, "numberOfContours", 0) > 0:
+            upem = face.upem
+            assert glyph_bounds(path, chr(cp)) == (glyph.xMin / upem, glyph.yMin / upem,
+                                                   glyph.xMax / upem, glyph.yMax / upem)
+
+
+def test_shared_background_holds_fixed_items_and_gives_the_same_pixels(monkeypatch):
+    """Items every card of a type has are drawn into the shared background when nothing drawn
+    before them overlaps; the card's pixels are those of drawing every item in order."""
+    from cardgen.render import paint_png as painter
+
+    game = load_game("amfibido")
+    layouts = load_layouts(game)
+    cards = list(game.cards.values())[:6]
+    faces = [layout_face(layouts, card) for card in cards]
+    assert all(face.fixed for face in faces)
+    # some items after the first text went into the background
+    painted = [len(painter._split(face, 300 / 25.4, face.bleed)[1]) for face in faces]
+    first_text = [next(i for i, item in enumerate(face.items) if isinstance(item, Run)) for face in faces]
+    assert any(len(face.items) - first > rest
+               for face, first, rest in zip(faces, first_text, painted, strict=True))
+    shared = [paint_png(face).tobytes() for face in faces]
+    monkeypatch.setattr(painter, "_split", lambda face, k, b: (face.items[:0], list(face.items)))
+    assert [paint_png(face).tobytes() for face in faces] == shared

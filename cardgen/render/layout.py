@@ -88,6 +88,9 @@ class Layouts:
     # render.cache_key's memo: each card's key, and the hash of the layouts' part they all share
     keys: dict = field(default_factory=dict, repr=False)
     root: Path | None = field(default=None, repr=False)    # the game folder, resolved once (images)
+    # The items of elements with no template in them, by (element id, offset): the same on every
+    # card, so each is laid out once per process and the items are shared by every face.
+    fixed: dict = field(default_factory=dict, repr=False)
 
 
 # -- loading -------------------------------------------------------------------------------------
@@ -182,7 +185,7 @@ def _fonts(raw, game: Game, issues: IssueList) -> dict[str, dict[str, Path]]:
                 continue
             try:
                 load_face(str(path))
-            except (OSError, ValueError, Exception) as exc:  # fontTools raises assorted errors
+            except (OSError, ValueError, Exception) as exc:  # a damaged file fails in assorted ways
                 issues.add(line, f"fonts.{family}", f"cannot use {rel}: {exc}")
                 continue
             out[family][variant] = path
@@ -359,11 +362,12 @@ class Context:
             self.vars.update(variables)
         self.memo: dict = {}
         self.jinja_vars: dict | None = None
+        self.fixed_spans: list[tuple[int, int]] = []    # where in the items card-independent ones went
 
     def child(self, **variables) -> Context:
         ctx = Context.__new__(Context)
         ctx.layouts, ctx.card, ctx.vars = self.layouts, self.card, {**self.vars, **variables}
-        ctx.memo, ctx.jinja_vars = {}, None
+        ctx.memo, ctx.jinja_vars, ctx.fixed_spans = {}, None, []
         return ctx
 
     def value(self, raw):
@@ -575,7 +579,12 @@ def layout_face(layouts: Layouts, card: Card) -> Face:
     face = Face(card.name, layouts.width, layouts.height, layouts.bleed, radius=layouts.radius)
     ctx = Context(layouts, card)
     _render(layouts.types[card.type], ctx, face.items, f"types.{card.type}", (0.0, 0.0))
+    face.fixed = _indices(ctx.fixed_spans)
     return face
+
+
+def _indices(spans) -> frozenset[int]:
+    return frozenset(i for start, end in spans for i in range(start, end))
 
 
 def back_name(layouts: Layouts, card: Card | None, deck=None) -> str:
@@ -633,12 +642,43 @@ def _box(ctx: Context, value, where: str, offset) -> tuple[float, float, float, 
 
 
 def _render(elements, ctx: Context, out: list, where: str, offset) -> None:
+    fixed = ctx.layouts.fixed
     for i, element in enumerate(elements):
-        here = f"{where}[{i + 1}]"
-        if "when" in element and not ctx.truthy(element["when"]):
+        key = (id(element), offset)
+        known = fixed.get(key)
+        if known is not None and known is not _VARIES:
+            ctx.fixed_spans.append((len(out), len(out) + len(known)))
+            out.extend(known)
             continue
-        kind = next(k for k in element if k in ELEMENT_KINDS)
-        _RENDERERS[kind](element, ctx, out, here, offset)
+        start = len(out)
+        if "when" not in element or ctx.truthy(element["when"]):
+            kind = next(k for k in element if k in ELEMENT_KINDS)
+            _RENDERERS[kind](element, ctx, out, f"{where}[{i + 1}]", offset)
+        if known is None:
+            known = fixed[key] = tuple(out[start:]) if _is_fixed(element) else _VARIES
+        if known is not _VARIES:
+            ctx.fixed_spans.append((start, len(out)))
+
+
+_VARIES = object()      # Layouts.fixed's mark for an element that depends on the card
+_FIXED_KINDS = ("rect", "ellipse", "polygon", "line", "text", "icon")
+
+
+def _is_fixed(element) -> bool:
+    """Whether an element draws the same items on every card: a shape, text or icon with no
+    template anywhere in its settings (its `when` included). Groups, uses, flows and images are
+    not: their parts are looked at one by one."""
+    return any(k in element for k in _FIXED_KINDS) and not _has_template(element)
+
+
+def _has_template(value) -> bool:
+    if isinstance(value, str):
+        return "{{" in value or "{%" in value
+    if isinstance(value, dict):
+        return any(_has_template(v) for v in value.values())
+    if isinstance(value, (list, tuple)):
+        return any(_has_template(v) for v in value)
+    return False
 
 
 def _rect(el, ctx, out, where, offset):
