@@ -79,31 +79,110 @@ class Face:
         return sum(adv.get(ord(c), 0) for c in text) / self.upem
 
 
-@lru_cache(maxsize=16)
-def _open(path: str):
-    """A font whose glyphs are named by their index: layout needs no glyph names, and naming them
-    from the 'post' table is the slowest part of opening a big font (DejaVu: 6,000 names).
-    Kept open: the metrics and the glyph boxes read the same character map."""
-    from fontTools.ttLib import TTFont
+@dataclass(frozen=True)
+class _Font:
+    """What layout reads from a TrueType file: its tables as raw bytes and its character map."""
 
-    font = TTFont(path, lazy=True)
-    font.setGlyphOrder([f"glyph{i}" for i in range(font["maxp"].numGlyphs)])
+    tables: dict            # tag -> the table's bytes
+    cmap: dict              # codepoint -> glyph index
+
+    def table(self, tag: str) -> bytes:
+        found = self.tables.get(tag)
+        if found is None:
+            raise ValueError(f"no '{tag}' table (not a TrueType font?)")
+        return found
+
+
+# Which character map a font is read through, best first (as fontTools' getBestCmap): Unicode
+# full repertoire, then Unicode BMP.
+_CMAP_PREFERENCE = ((3, 10), (0, 6), (0, 4), (3, 1), (0, 3), (0, 2), (0, 1), (0, 0))
+
+
+@lru_cache(maxsize=16)
+def _open(path: str) -> _Font:
+    """The font file's tables and character map, read directly: importing and running fontTools
+    for this cost ~0.1 s in every process that lays out cards."""
+    data = Path(path).read_bytes()
+    if data[:4] == b"ttcf":
+        raise ValueError("font collections (.ttc) are not supported: use a single .ttf")
+    (count,) = struct.unpack_from(">H", data, 4)
+    tables = {}
+    for i in range(count):
+        tag, _checksum, offset, length = struct.unpack_from(">4sIII", data, 12 + 16 * i)
+        tables[tag.decode("latin-1")] = data[offset:offset + length]
+    font = _Font(tables, {})
+    font.cmap.update(_best_cmap(font.table("cmap")))
     return font
+
+
+def _best_cmap(cmap: bytes) -> dict[int, int]:
+    _version, count = struct.unpack_from(">HH", cmap, 0)
+    subtables = {}
+    for i in range(count):
+        platform, encoding, offset = struct.unpack_from(">HHI", cmap, 4 + 8 * i)
+        subtables.setdefault((platform, encoding), offset)
+    for key in _CMAP_PREFERENCE:
+        if key in subtables:
+            offset = subtables[key]
+            (fmt,) = struct.unpack_from(">H", cmap, offset)
+            if fmt in _CMAP_READERS:
+                return _CMAP_READERS[fmt](cmap, offset)
+            raise ValueError(f"character map format {fmt} is not supported")
+    return {}
+
+
+def _cmap_format_4(cmap: bytes, offset: int) -> dict[int, int]:
+    """Segments of consecutive codepoints (the BMP); the last segment only ends the table."""
+    (seg_x2,) = struct.unpack_from(">H", cmap, offset + 6)
+    n = seg_x2 // 2
+    ends = struct.unpack_from(f">{n}H", cmap, offset + 14)
+    starts = struct.unpack_from(f">{n}H", cmap, offset + 16 + seg_x2)
+    deltas = struct.unpack_from(f">{n}h", cmap, offset + 16 + 2 * seg_x2)
+    range_at = offset + 16 + 3 * seg_x2             # where the idRangeOffset array starts
+    ranges = struct.unpack_from(f">{n}H", cmap, range_at)
+    out = {}
+    for i in range(n - 1):
+        start, end, delta, rng = starts[i], ends[i], deltas[i], ranges[i]
+        if rng == 0:
+            for code in range(start, end + 1):
+                out[code] = (code + delta) & 0xFFFF
+            continue
+        base = range_at + 2 * i + rng                # idRangeOffset counts from its own position
+        for code in range(start, end + 1):
+            (glyph,) = struct.unpack_from(">H", cmap, base + 2 * (code - start))
+            out[code] = (glyph + delta) & 0xFFFF if glyph else 0
+    return out
+
+
+def _cmap_format_12(cmap: bytes, offset: int) -> dict[int, int]:
+    """Groups of consecutive codepoints mapped to consecutive glyphs (the whole of Unicode)."""
+    (groups,) = struct.unpack_from(">I", cmap, offset + 12)
+    out = {}
+    for start, end, glyph in struct.iter_unpack(">III", cmap[offset + 16:offset + 16 + 12 * groups]):
+        for code in range(start, end + 1):
+            out[code] = glyph + code - start
+    return out
+
+
+_CMAP_READERS = {4: _cmap_format_4, 12: _cmap_format_12}
 
 
 @lru_cache(maxsize=64)
 def load_face(path: str) -> Face:
     font = _open(path)
-    if "glyf" not in font:
+    if "glyf" not in font.tables:
         raise ValueError(f"{path}: only TrueType outline fonts (.ttf with glyf) can be embedded "
                          "in PDFs by ReportLab; convert CFF/OpenType-CFF fonts first")
-    cmap = font.getBestCmap() or {}
-    metrics = font["hmtx"].metrics
-    advances = {cp: metrics[glyph][0] for cp, glyph in cmap.items() if glyph in metrics}
-    upem = font["head"].unitsPerEm
-    hhea = font["hhea"]
+    (glyphs,) = struct.unpack_from(">H", font.table("maxp"), 4)
+    hhea = font.table("hhea")
+    ascent, descent = struct.unpack_from(">hh", hhea, 4)
+    (long_metrics,) = struct.unpack_from(">H", hhea, 34)
+    widths = [w for w, _lsb in struct.iter_unpack(">Hh", font.table("hmtx")[:4 * long_metrics])]
+    widths += [widths[-1]] * (glyphs - long_metrics)     # the rest share the last advance
+    advances = {cp: widths[glyph] for cp, glyph in font.cmap.items() if glyph < glyphs}
+    (upem,) = struct.unpack_from(">H", font.table("head"), 18)
     name = "cg_" + Path(path).stem.replace(" ", "")
-    return Face(str(path), name, upem, hhea.ascent / upem, -hhea.descent / upem, advances)
+    return Face(str(path), name, upem, ascent / upem, -descent / upem, advances)
 
 
 @lru_cache(maxsize=16)
@@ -111,10 +190,10 @@ def _glyph_boxes(path: str):
     """(codepoint -> glyph index, the raw 'loca' and 'glyf' tables, loca's format, units per em).
     Each glyph's ink box is in the first bytes of its record, so no glyph is parsed."""
     font = _open(path)
-    order = {name: i for i, name in enumerate(font.getGlyphOrder())}
-    cmap = {cp: order[name] for cp, name in (font.getBestCmap() or {}).items()}
-    return cmap, font.reader["loca"], font.reader["glyf"], font["head"].indexToLocFormat, \
-        font["head"].unitsPerEm
+    head = font.table("head")
+    (upem,) = struct.unpack_from(">H", head, 18)
+    (long_offsets,) = struct.unpack_from(">h", head, 50)
+    return font.cmap, font.table("loca"), font.table("glyf"), long_offsets, upem
 
 
 @lru_cache(maxsize=512)

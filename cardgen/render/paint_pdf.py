@@ -237,7 +237,9 @@ def draw_face(canvas, face: Face, left: float, top: float, clip: str = "bleed") 
                 font = (item.font_name, item.size)
                 text.setFont(item.font_name, item.size)
             text.setTextOrigin(X(item.x), Y(item.y))
-            text.textOut(item.text)
+            # textOut's bytes, without measuring the text to move the cursor: the next run sets
+            # its own origin
+            text._textOut(item.text)
             continue
         if text is not None:
             canvas.drawText(text)

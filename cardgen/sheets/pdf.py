@@ -58,7 +58,6 @@ def warm_up() -> None:
     each doing it again (half a billion instructions, ~0.15 s, each: measured with callgrind)."""
     import jinja2.sandbox  # noqa: F401
     import reportlab.pdfgen.canvas  # noqa: F401
-    from fontTools.ttLib import TTFont  # noqa: F401
 
     from cardgen.render.fonts import glyph_bounds
 
