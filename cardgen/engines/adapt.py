@@ -113,6 +113,7 @@ from __future__ import annotations
 
 import random
 import re
+from operator import getitem
 from pathlib import Path
 
 from cardgen.engines.base import Engine, IllegalAction, RuleConflict, Setup, action_words
@@ -248,8 +249,8 @@ class Config:
     __slots__ = ("n", "slots", "turn_exp", "wipe_bonus", "step", "skip", "chart", "cap", "bmax",
                  "skipcost", "blev", "ilev", "icost", "iloc", "ids", "iadapt", "iname",
                  "team", "nteams", "school_battle", "multi", "ct", "seats", "variants", "total",
-                 "bbit", "above", "body_at", "price", "fullprice", "adaptprice", "foes", "islot",
-                 "ischool", "plain_gain_below")
+                 "bbit", "above", "body_at", "price", "fullprice", "buyprice", "adaptprice", "foes",
+                 "islot", "ischool", "plain_gain_below", "exp_start")
 
 
 class AdaptState:
@@ -332,6 +333,9 @@ class AdaptEngine(Engine):
         self.cap_list = [self.caps.get(k) or 0 for k in NUMERALS]
         self.cap_eff = [c or 1 << 62 for c in self.cap_list]       # 0: no cap
         self.lowest_cap = min(self.cap_eff)
+        # By numeral: its effective score for a sum x in -128..127, at index x (a negative x reads
+        # from the end, as Python does: 0).
+        self.clamp_rows = [[min(x, cap) for x in range(128)] + [0] * 128 for cap in self.cap_eff]
         self.vec = self._card_vectors()
         # The same with one more entry, read as index -1: an empty part slot, and the Guppy that
         # an empty Body slot stands for.
@@ -340,6 +344,7 @@ class AdaptEngine(Engine):
         self.level_die = [(lvl, sides) for lvl, sides in zip(self.level, self.die, strict=True)]
         self.level_die.append((0, 0))          # the Guppy (Body type -1)
         self._stats_cache: dict = {}
+        self._stats_older: dict = {}       # the previous generation of _stats_cache
         self._numerals_cache: dict = {}
         self._config_cache: dict = {}
         self.guppy_s = self._stats(-1, (-1,) * 8)
@@ -467,8 +472,17 @@ class AdaptEngine(Engine):
         A match meets about a dozen new combinations (the cache lives as long as the engine),
         so this is on the hot path."""
         cache = self._stats_cache
+        older = self._stats_older
+        if older:
+            s = older.get(key)
+            if s is not None:
+                cache[key] = s
+                return s
         if len(cache) > 20000:
-            cache.clear()
+            # Two generations: a full cache becomes the older one, whose entries still in use move
+            # back on their next lookup (a plain clear lost the common combinations too).
+            self._stats_older = cache
+            cache = self._stats_cache = {}
         if base is None:
             fer, surv, leth, hp, num, flags, imm, res, cd = self._sum_cards(key)
             nums = _ZERO12 if num is None else self._numerals(num, flags & AMPH_TOXIC)
@@ -544,7 +558,7 @@ class AdaptEngine(Engine):
         s.key = key
         s.roll = s.level > 0 or fer >= self.guppy_min_fer      # can make an Attack roll
         s.strike = s.roll + (2 if s.ram else 0)      # as legal_actions reads it (STRIKES kind)
-        s.special = bool(s.hide or s.bait or s.jump)
+        s.special = s.hide or s.bait or s.jump       # (read for its truth only: no bool() call)
         cache[key] = s
         return s
 
@@ -603,8 +617,12 @@ class AdaptEngine(Engine):
                 num[N_POIS] += self.toxic_bonus
             if num[N_CPOIS]:
                 num[N_CPOIS] += self.toxic_bonus
-        if min(num) >= 0 and max(num) <= self.lowest_cap:
+        lo = min(num)
+        hi = max(num)
+        if lo >= 0 and hi <= self.lowest_cap:
             out = tuple(num)                 # nothing to clamp (the usual case: a few small sums)
+        elif lo >= -128 and hi < 128:
+            out = tuple(map(getitem, self.clamp_rows, num))       # (a table look-up per sum, in C)
         else:
             caps = self.cap_eff
             # (enumerate, not zip(..., strict=True): a keyword argument makes zip build a dict)
@@ -731,6 +749,10 @@ class AdaptEngine(Engine):
         cfg.foes = [sum(1 << q for q in range(players) if cfg.team[q] != tm)
                     for tm in range(cfg.nteams)]
         cfg.seats = list(seats or self._seat_names(players))
+        # By team: the Experience a match starts with (each Fish brings exp_start to its pool).
+        cfg.exp_start = [0] * cfg.nteams
+        for p in range(players):
+            cfg.exp_start[cfg.team[p]] = min(cfg.cap, cfg.exp_start[cfg.team[p]] + self.exp_start)
         return cfg
 
     def _finish_config(self, cfg):
@@ -767,6 +789,9 @@ class AdaptEngine(Engine):
         cfg.price = cfg.icost + [INF]
         cfg.fullprice = [[k + a if a < INF else INF for k, a in zip(cfg.icost, row, strict=True)]
                          + [INF] for row in cfg.adaptprice]
+        # By Body Level and PGP size: the price row a Buy reads (a full PGP: the full price; the
+        # spare rows cover a scenario that overfills a PGP).
+        cfg.buyprice = [[cfg.price] * self.pgp_max + [full] * 16 for full in cfg.fullprice]
 
     def _deck_types(self, cards, variants, boxes):
         if cards is None:
@@ -792,9 +817,7 @@ class AdaptEngine(Engine):
         st.rng = rng
         st.cfg = cfg
         st.fish = [self._new_fish() for _ in range(cfg.n)]
-        st.exp = [0] * cfg.nteams
-        for p in range(cfg.n):
-            st.exp[cfg.team[p]] = min(cfg.cap, st.exp[cfg.team[p]] + self.exp_start)
+        st.exp = cfg.exp_start[:]
         st.stream = [-1] * cfg.slots
         st.deck = []
         st.discard = []
@@ -881,7 +904,7 @@ class AdaptEngine(Engine):
             if len(set(rolls)) == n:
                 break
         st.rolls = rolls
-        order = sorted(range(n), key=lambda p: -rolls[p])
+        order = sorted(range(n), key=rolls.__getitem__, reverse=True)      # (no ties)
         st.first = order[0]
         st.queue = order
         self._setup_next(st)
@@ -899,9 +922,12 @@ class AdaptEngine(Engine):
         return state.first
 
     def current_player(self, st) -> int:
+        ph = st.phase
+        if ph == P_ACTION:               # (the usual case; a match that is over is in P_OVER)
+            return st.turn
         if st.over:
             return -1
-        return st.chooser if st.phase == P_CHOICE else st.turn
+        return st.chooser if ph == P_CHOICE else st.turn
 
     def is_over(self, st) -> bool:
         return st.over
@@ -931,34 +957,80 @@ class AdaptEngine(Engine):
         acts = st.legal
         if acts is not None:
             return acts
-        if st.phase != P_ACTION:                   # (a match that is over is in P_OVER)
+        ph = st.phase
+        if ph != P_ACTION and ph != P_SECOND:      # (a match that is over is in P_OVER)
             acts = st.legal = self._other_phase_actions(st)
             return acts
-        # The Action phase, every Turn's one choice (this runs once per action the simulator takes):
-        # Adapt and Buy as in every phase, then the strikes, the special actions and the Wipe.
+        # The Action phase, every Turn's one choice (this runs once per action the simulator takes),
+        # and the optional Buy or Adapt after Hide or Bait (P_SECOND): Adapt and Buy, then for a
+        # whole Action the strikes, the special actions and the Wipe. (One function for both: the
+        # Adapt and Buy part costs no extra call.)
         p = st.turn
         fish = st.fish
         f = fish[p]
-        if f.jump > 0 or f.stun:
-            acts = self._adapt_buy(st, p, f)[0] or [PASS if f.jump > 0 else RANDOM]
-            st.legal = acts
-            return acts
         s = f.s
         cfg = st.cfg
         my = cfg.team[p]
         cd = f.cd
-        # How it can strike (the STRIKES kind): 1 an Attack roll, 2 a Ram off Cooldown, 3 both.
-        strike = s.strike if not cd[SA_RAM] else s.roll
-        # The Fish it can Attack: alive, not in the air, not hidden from it this Turn.
-        reach = st.alive & ~(st.air | st.blocked)
-        b = f.bait
-        if b >= 0 and strike and reach >> b & 1:
-            # Baited: the Action must be an Attack on the Fish that Baited it.
-            acts = st.legal = list(STRIKES[strike][1 << b])
-            return acts
+        # A whole Action: not after Hide or Bait, not in the air, not stunned.
+        whole = ph == P_ACTION and f.jump <= 0 and not f.stun
+        if whole:
+            # How it can strike (the STRIKES kind): 1 an Attack roll, 2 a Ram off Cooldown, 3 both.
+            strike = s.strike if not cd[SA_RAM] else s.roll
+            # The Fish it can Attack: alive, not in the air, not hidden from it this Turn.
+            reach = st.alive & ~(st.air | st.blocked)
+            b = f.bait
+            if b >= 0 and strike and reach >> b & 1:
+                # Baited: the Action must be an Attack on the Fish that Baited it.
+                acts = st.legal = list(STRIKES[strike][1 << b])
+                return acts
         e = st.exp[my]
-        acts, bm = self._adapt_buy(st, p, f)
+        acts = []
+        # Adapt from the PGP.
         bl = s.level
+        pgp = f.pgp
+        tgp = bl                     # the highest Body Level it has or holds in its PGP
+        if pgp:
+            blev = cfg.blev
+            iadapt = cfg.iadapt
+            aprice = cfg.adaptprice[bl]
+            for c in pgp:
+                if blev[c] > tgp:
+                    tgp = blev[c]
+                if aprice[c] <= e:
+                    a = iadapt[c]
+                    if a not in acts:
+                        acts.append(a)
+        # Buy; bm: the bit mask of the Body Levels in the stream (bit L for a Level-L Body), which
+        # the Wipe rule reads.
+        price = cfg.buyprice[bl][len(pgp)]
+        bbit = cfg.bbit
+        useless = 2 << tgp           # a Body's bit below this: a Level it has or holds already
+        bm = 0
+        others = -1
+        for i, c in enumerate(st.stream):
+            b = bbit[c]
+            bm |= b
+            if price[c] > e:
+                continue
+            if b and b < useless:
+                # A Body it has no use for: only when no other Fish is below its Level.
+                if others < 0:
+                    others = 99
+                    for q in MASK_BITS[st.alive & ~(1 << p)]:
+                        level = fish[q].s.level
+                        if level < others:
+                            others = level
+                if b >> (others + 1):
+                    continue
+            acts.append(BUY[i])
+        if not whole:
+            if ph == P_SECOND:
+                acts.append(END)
+            elif not acts:
+                acts = [PASS if f.jump > 0 else RANDOM]
+            st.legal = acts
+            return acts
         if strike:
             targets = reach & cfg.foes[my]
             if targets:
@@ -997,9 +1069,6 @@ class AdaptEngine(Engine):
         ph = st.phase
         if st.over:
             acts = []
-        elif ph == P_SECOND:
-            acts = self._adapt_buy(st, st.turn, st.fish[st.turn])[0]
-            acts.append(END)
         elif ph == P_SCHOOL:
             acts = [SCHOOL[q] for q in MASK_BITS[st.alive & st.cfg.foes[st.cfg.team[st.turn]]]]
             acts.append(END)
@@ -1017,49 +1086,6 @@ class AdaptEngine(Engine):
             return -1
         extra = cfg.skipcost[bl][lvl]
         return extra if extra <= exp else -1
-
-    def _adapt_buy(self, st, p, f):
-        """(the Adapt-from-PGP and Buy actions open to Fish p, in that order; the bit mask of the
-        Body Levels in the stream, bit L for a Level-L Body, which the Wipe rule reads)."""
-        acts: list = []
-        cfg = st.cfg
-        e = st.exp[cfg.team[p]]
-        blev = cfg.blev
-        bl = f.s.level
-        pgp = f.pgp
-        tgp = bl                     # the highest Body Level it has or holds in its PGP
-        if pgp:
-            iadapt = cfg.iadapt
-            aprice = cfg.adaptprice[bl]
-            for c in pgp:
-                if blev[c] > tgp:
-                    tgp = blev[c]
-                if aprice[c] <= e:
-                    a = iadapt[c]
-                    if a not in acts:
-                        acts.append(a)
-        price = cfg.fullprice[bl] if len(pgp) >= self.pgp_max else cfg.price
-        bbit = cfg.bbit
-        useless = 2 << tgp           # a Body's bit below this: a Level it has or holds already
-        bm = 0
-        others = -1
-        for i, c in enumerate(st.stream):
-            b = bbit[c]
-            bm |= b
-            if price[c] > e:
-                continue
-            if b and b < useless:
-                # A Body it has no use for: only when no other Fish is below its Level.
-                if others < 0:
-                    others = 99
-                    for q in MASK_BITS[st.alive & ~(1 << p)]:
-                        level = st.fish[q].s.level
-                        if level < others:
-                            others = level
-                if b >> (others + 1):
-                    continue
-            acts.append(BUY[i])
-        return acts, bm
 
     # -- applying actions ---------------------------------------------------------------------------
     def apply(self, st, action):
@@ -1419,17 +1445,20 @@ class AdaptEngine(Engine):
                 return
         if ids.isdisjoint(st.deck) and ids.isdisjoint(st.discard):
             return                                       # no such Body left: nothing happens
+        deck = st.deck
         while True:
-            last = stream[-1]
+            # The stream cycles by one card: the last slot's card goes, the others slide up and
+            # slot 1 is dealt (into the list's front: a fitting card is taken, the slot left empty).
+            last = stream.pop()
             if last >= 0:
                 st.discard.append(last)
-            stream[1:] = stream[:-1]
-            stream[0] = c = self._draw(st)
+            c = deck.pop() if deck else self._draw(st)
             if fits(c):
-                stream[0] = -1
+                stream.insert(0, -1)
                 st.removed = True
                 self._pay_auto(st, p, c)
                 return
+            stream.insert(0, c)
 
     def _pay_auto(self, st, p, c):
         tm = st.cfg.team[p]
