@@ -142,7 +142,8 @@ from cardgen.errors import ContentError, Issue
 T_FIGHTER, T_SPELL, T_STAGE, T_POWER, T_TOKEN = range(5)
 _TYPES = {"fighter": T_FIGHTER, "spell": T_SPELL, "stage": T_STAGE, "power": T_POWER, "token": T_TOKEN}
 
-# Jobs waiting in state.queue (tuples; the first item says which).
+# Jobs waiting in state.queue (tuples; the first item says which). J_ENDTRIG is no longer queued
+# (the end-of-turn triggers are gathered at once, the queue being empty then); it keeps its number.
 J_FX, J_ASTEP, J_PLAYED, J_CAST, J_PICKD, J_FORGE, J_PICKH, J_ENDTRIG, J_HAZRES, J_SUMMONED = range(10)
 
 END = (0,)
@@ -160,7 +161,7 @@ class CardInfo:
                  "hazard", "active", "body", "forge", "attacks", "trig", "evs", "statics",
                  "aura", "grant", "dr_all", "dr_atk", "cover", "dr_block", "dr_elem", "cap",
                  "spell_disc", "ign", "would_die", "forge_two", "hazard_ev", "token", "value",
-                 "refs", "why", "specials")
+                 "refs", "why", "attack_rows")
 
     def __init__(self, cid, card):
         self.id = cid
@@ -200,9 +201,11 @@ class CardInfo:
         self.value = self.atk + self.hp
         self.refs = frozenset()   # the cards its texts name (AmiibartEngine.__init__)
         self.why = None           # why no rule implements its text (unsupported_cards)
-        # its special attacks as legal_actions reads them (AmiibartEngine.__init__):
-        # (attack index 1.., energy, targeted, ignores Block, max target Health or 0)
-        self.specials = ()
+        # its attack actions as legal_actions reads them, by slot (AmiibartEngine.__init__):
+        # (basic attack actions by target mask, special attacks, the card ignores Block), a
+        # special attack being (energy, actions by target mask (index 32: untargeted),
+        # targeted, ignores Block, max target Health or 0)
+        self.attack_rows = ()
 
 
 class Fighter:
@@ -355,9 +358,6 @@ class AmiibartEngine(Engine):
             except Unsupported as exc:
                 ci.why = str(exc)
         self.grant_cards = frozenset(ci.id for ci in self.ci if ci.grant)
-        for ci in self.ci:
-            ci.specials = tuple((ai, atk.energy, atk.targeted, atk.ignore_block, atk.max_hp)
-                                for ai, atk in enumerate(ci.attacks, 1))
         self.EN = [ci.energy for ci in self.ci]
         self.EVS = [ci.evs for ci in self.ci]
         # Spell targets (None for a Hazard) and every action tuple, made once; `...m` tables are
@@ -378,8 +378,13 @@ class AmiibartEngine(Engine):
         self._stage = [(5, c) for c in range(n)]
         # attack actions by slot i, then attack index ai (0 basic), then target slot mask (index
         # 32: the untargeted attack)
-        self._atkm = [[[tuple((4, i, ai, t) for t in slots_of(m)) for m in masks] + [(4, i, ai, -1)]
-                       for ai in range(3)] for i in range(5)]
+        by_slot = [[[tuple((4, i, ai, t) for t in slots_of(m)) for m in masks] + [(4, i, ai, -1)]
+                    for ai in range(3)] for i in range(5)]
+        for ci in self.ci:
+            ci.attack_rows = tuple(
+                (rows[0], tuple((atk.energy, rows[ai], atk.targeted, atk.ignore_block, atk.max_hp)
+                                for ai, atk in enumerate(ci.attacks, 1)), ci.ign)
+                for rows in by_slot)
         self.fighter_grants = any(ci.grant for ci in self.ci if ci.type in (T_FIGHTER, T_TOKEN))
         # legal_actions' kind of each card in hand: 0 fighter, 1 Hazard, 2 untargeted spell,
         # 3 spell returning from the discard pile, 4/5 spell with one plain friendly/opposing
@@ -639,22 +644,27 @@ class AmiibartEngine(Engine):
         """The HandPlan of the cards in pl's hand (pl.hk), from the deck's cache or made now.
         The cache holds plans by hand mask, their parts by ("fighters" | "cards", the part's
         bits of the hand mask) and under "fighter bits" the bits of the deck's fighter cards."""
+        plan = pl.plans.get(pl.hm)
+        if plan is None:
+            plan = self._new_plan(pl)
+        pl.hk = plan
+        return plan
+
+    def _new_plan(self, pl):
+        """_plan for a hand mask not in the cache yet."""
         plans = pl.plans
         m = pl.hm
-        plan = plans.get(m)
-        if plan is None:
-            hb = pl.hb
-            fm = m & plans["fighter bits"]
-            fighter_part = plans.get(("fighters", fm))
-            if fighter_part is None:
-                fighter_part = plans["fighters", fm] = (tuple(c for c in pl.deck if fm & hb[c]),
-                                                        [None] * 32)
-            cm = m ^ fm
-            card_part = plans.get(("cards", cm))
-            if card_part is None:
-                card_part = plans["cards", cm] = _card_part(self, [c for c in pl.deck if cm & hb[c]])
-            plan = plans[m] = HandPlan(fighter_part, card_part)
-        pl.hk = plan
+        hb = pl.hb
+        fm = m & plans["fighter bits"]
+        fighter_part = plans.get(("fighters", fm))
+        if fighter_part is None:
+            fighter_part = plans["fighters", fm] = (tuple(c for c in pl.deck if fm & hb[c]),
+                                                    [None] * 32)
+        cm = m ^ fm
+        card_part = plans.get(("cards", cm))
+        if card_part is None:
+            card_part = plans["cards", cm] = _card_part(self, [c for c in pl.deck if cm & hb[c]])
+        plan = plans[m] = HandPlan(fighter_part, card_part)
         return plan
 
     def _fplay(self, plan, emask):
@@ -743,7 +753,7 @@ class AmiibartEngine(Engine):
         else:
             (p0.lsup, p0.au, p0.gk, p0.cv), (p1.lsup, p1.au, p1.gk, p1.cv) = summary
         s.first = s.cur = rng.getrandbits(1)       # the coin flip
-        self._start_turn(s, s.cur)
+        self._start_first_turn(s, s.cur)
         self._run(s)
         return s
 
@@ -794,7 +804,9 @@ class AmiibartEngine(Engine):
         pl = P[p]
         slots = pl.slots
         emask = 31 ^ pl.om
-        plan = pl.hk or self._plan(pl)
+        plan = pl.hk
+        if plan is None:            # _plan, its cache hit inlined
+            plan = pl.hk = pl.plans.get(pl.hm) or self._new_plan(pl)
         if pl.turns == 1:
             if emask and plan.fighters:
                 acts = list(plan.fplay[emask] or self._fplay(plan, emask))
@@ -822,20 +834,21 @@ class AmiibartEngine(Engine):
                 acts += plain
                 for rows, opposing in single:
                     acts += rows[1 - p][tmask] if opposing else rows[p][31 ^ emask]
-            for c, k, en in plan.other:
-                if en > e:
-                    continue
-                if k == 1:
-                    if c not in pl.hazards:
-                        acts.append(self._cast0[c])
-                elif k == 3:
-                    if self._has_discard(pl, self.RD[c]):
-                        acts.append(self._cast0[c])
-                else:
-                    if masks is None:
-                        POS = self._pos
-                        masks = (POS[p][31 ^ emask], POS[1 - p][tmask])
-                    self._targeted(s, p, (2, c), self.TS[c], acts, masks)
+            if plan.other:          # (many hands have none: no loop, no tuple iterator)
+                for c, k, en in plan.other:
+                    if en > e:
+                        continue
+                    if k == 1:
+                        if c not in pl.hazards:
+                            acts.append(self._cast0[c])
+                    elif k == 3:
+                        if self._has_discard(pl, self.RD[c]):
+                            acts.append(self._cast0[c])
+                    else:
+                        if masks is None:
+                            POS = self._pos
+                            masks = (POS[p][31 ^ emask], POS[1 - p][tmask])
+                        self._targeted(s, p, (2, c), self.TS[c], acts, masks)
             e = pl.energy
         if not pl.used and pl.on:
             for _i, energy, rd, mode, data in pl.apw:
@@ -868,24 +881,23 @@ class AmiibartEngine(Engine):
         if bmask < 0:
             bmask = self._block_mask(opp)
         ci = self.ci
-        ATK = self._atkm
         tl = bmask or tmask         # an attack's targets, unless it ignores Block
         for i in _SLOTS_OF[rmask]:
             f = slots[i]
-            info = ci[f.card]
-            ign = bmask and (f.ign or (info.ign and not f.bound))
-            rows = ATK[i]
-            acts += rows[0][tmask if ign else tl]
-            for ai, energy, targeted, ignore_block, mh in info.specials:
+            basic, specials, card_ign = ci[f.card].attack_rows[i]
+            ign = bmask and (f.ign or (card_ign and not f.bound))
+            acts += basic[tmask if ign else tl]
+            if not specials:        # (most fighters: no loop, no tuple iterator)
+                continue
+            for energy, row, targeted, ignore_block, mh in specials:
                 if energy > e:
                     continue
-                row = rows[ai]
                 if not targeted:
                     acts.append(row[32])
                     continue
                 al = tmask if (ign or ignore_block) else tl
                 if mh:
-                    acts += [a for a in row[al] if oslots[a[3]].hp <= mh]
+                    acts += _within_health(row[al], oslots, mh)
                 else:
                     acts += row[al]
         s.legal = acts
@@ -973,40 +985,49 @@ class AmiibartEngine(Engine):
             return
         tab = self._ttab.get(head)
         if tab is None:
-            tab = self._ttab[head] = [[head + (t, u) for u in range(-1, 10)] for t in range(10)]
-        if len(tsel) == 1:
-            acts += [tab[t][0] for t in c1]
-            return
-        sel = tsel[1]
-        c2 = plain[sel.side] if not (sel.flags or sel.elem) else self._free_cands(s, p, sel)
-        if c2:
-            for t in c1:
-                row = tab[t]
-                acts += [row[u + 1] for u in c2]
-        else:
-            acts += [tab[t][0] for t in c1]
+            tab = self._ttab[head] = _target_table(head)
+        # (loops, not comprehensions: those would give this hot function closure cells)
+        if len(tsel) > 1:
+            sel = tsel[1]
+            c2 = plain[sel.side] if not (sel.flags or sel.elem) else self._free_cands(s, p, sel)
+            if c2:
+                for t in c1:
+                    row = tab[t]
+                    for u in c2:
+                        acts.append(row[u + 1])
+                return
+        for t in c1:
+            acts.append(tab[t][0])
 
     def apply(self, s, a):
         legal = s.legal
         if legal is None:
             legal = self.legal_actions(s)
-        if a not in legal:
-            raise IllegalAction(f"{a!r} is not legal here")
-        s.legal = None
+        # An action taken from the legal list is found by identity: a Python loop of `is` tests
+        # costs less than `in`, which compares the tuples before it item by item. Attacks come
+        # last in the list: they are looked for from the end.
         kind = a[0]
+        for x in reversed(legal) if kind == 4 else legal:
+            if x is a:
+                break
+        else:
+            if a not in legal:
+                raise IllegalAction(f"{a!r} is not legal here")
+        s.legal = None
         p = s.cur
         pl = s.p[p]
-        if kind == 9:
-            self._choose(s, a[1])
+        # the kinds by how often they are played
+        if kind == 1:
+            self._play_fighter(s, p, pl, a[1], a[2])
         elif kind == 4:
             self._declare_attack(s, p, pl, a[1], a[2], a[3])
-        elif kind == 1:
-            self._play_fighter(s, p, pl, a[1], a[2])
-        elif kind == 0:
-            s.ending = True
-            s.queue.append((J_ENDTRIG, p))
         elif kind == 2:
             self._cast(s, p, pl, a[1], a[2], a[3])
+        elif kind == 0:
+            s.ending = True
+            self._end_triggers(s, p)        # the queue is empty between actions: they run first
+        elif kind == 9:
+            self._choose(s, a[1])
         elif kind == 3:
             self._use_power(s, p, pl, a[1], a[2], a[3])
         elif kind == 5:
@@ -1034,7 +1055,10 @@ class AmiibartEngine(Engine):
         # the "a fighter was played" job, unless no card of the match can answer it (lsup is
         # fixed for the match and no Hazard comes into play while jobs resolve)
         if s.p[1 - p].hazards or pl.lsup & _BIT_YOU_PLAY or s.p[1 - p].lsup & _BITS_OPP_PLAY:
-            q.append((J_PLAYED, p, ref, pl.played))
+            if q:
+                q.append((J_PLAYED, p, ref, pl.played))
+            else:       # the job would be next: run it now (it only queues jobs)
+                self._played_event(s, p, ref, pl.played)
 
     def _forge_count(self, s, p):
         pl = s.p[p]
@@ -1061,6 +1085,7 @@ class AmiibartEngine(Engine):
                 self._hazard_now(s, opp, h, None)
                 if s.over:
                     return
+        answered = pl.lsup & _BIT_YOU_CAST or s.p[opp].lsup & _BIT_OPP_CAST   # else no J_CAST
         if s.flag:          # cancelled: no effect, discarded
             self._to_discard(pl, c)
         elif info.hazard:
@@ -1070,9 +1095,17 @@ class AmiibartEngine(Engine):
             tg = _refs(s, len(info.body.tsel), t1, t2)
             if info.body.effs and info.body.effs[0][0] == "forge":
                 q.append((J_FORGE, p, c, None, self._forge_count(s, p), 0))
+            elif not q:
+                # the spell's job would run first: run it now, as _run would, J_CAST behind it
+                if answered:
+                    q.append((J_CAST, p))
+                self._exec(s, p, info.body, 0, None, None, tg, False)
+                if s.dirty and not s.over:
+                    self._deaths(s)
+                return
             else:
                 q.append((J_FX, p, info.body, 0, None, None, tg))
-        if pl.lsup & _BIT_YOU_CAST or s.p[opp].lsup & _BIT_OPP_CAST:    # else nothing can answer
+        if answered:
             q.append((J_CAST, p))
 
     def _use_power(self, s, p, pl, i, t1, t2):
@@ -1161,12 +1194,10 @@ class AmiibartEngine(Engine):
             for h in hazards:
                 if EVS[h] & _ATK_EVS:
                     return False
-        for pl in P:
-            if pl.lsup & _ATK_EVS:
-                m = pl.lm
-                if (m if m >= 0 else self._listen(pl)) & _ATK_EVS:
-                    return False
-        return True
+        p0, p1 = P
+        if p0.lsup & _ATK_EVS and (p0.lm if p0.lm >= 0 else self._listen(p0)) & _ATK_EVS:
+            return False
+        return not (p1.lsup & _ATK_EVS and (p1.lm if p1.lm >= 0 else self._listen(p1)) & _ATK_EVS)
 
     # -- the resolution loop -------------------------------------------------------------------
     def _run(self, s):
@@ -1195,8 +1226,6 @@ class AmiibartEngine(Engine):
                     self._forge(s, job)
                 elif k == J_PICKH:
                     self._pick_hazard(s, job)
-                elif k == J_ENDTRIG:
-                    self._end_triggers(s, job[1])
                 elif k == J_HAZRES:
                     self._event(s, job[1], EV_HAZARD_RESOLVES, None, None)
                 elif k == J_SUMMONED:
@@ -1216,17 +1245,12 @@ class AmiibartEngine(Engine):
                 continue
             if s.ending:
                 s.ending = False
-                self._cleanup(s, s.cur)
-                if s.over:
-                    continue
-                s.cur = 1 - s.cur
-                s.turn += 1
-                self._start_turn(s, s.cur)
+                self._next_turn(s)
                 continue
             pl = s.p[s.cur]
             if pl.turns == 1 and (pl.played >= self.opening or not self._can_open(pl)):
                 s.ending = True
-                q.append((J_ENDTRIG, s.cur))
+                self._end_triggers(s, s.cur)
                 continue
             return
 
@@ -1253,42 +1277,14 @@ class AmiibartEngine(Engine):
         s.win = 1 - loser
         s.reason = reason
 
-    def _start_turn(self, s, p):
+    def _start_first_turn(self, s, p):
+        """Player p's turn one begins: their Powers come into play (later turns: _next_turn)."""
         pl = s.p[p]
-        pl.turns += 1
-        pl.played = 0
-        pl.used = False
-        pl.acted = False
-        pl.disc = 0
-        if pl.turns == 1:
-            pl.on = True
-            _changed(pl)
-            pl.empty = False
-            pl.energy = 0
-            return
-        pl.energy = self.energy_per_turn
-        pl.empty = not pl.om
-        q = s.queue
-        pl.bm = pl.rm = -1
-        ev_bit = 1 << EV_START
-        ci = self.ci
-        listen = pl.lsup & ev_bit          # nothing in this match waits for it: skip the lookups
-        if listen:
-            self._passive_jobs(pl, p, EV_START, q)
-        slots = pl.slots
-        for i in _SLOTS_OF[pl.om]:
-            f = slots[i]
-            f.ward = False
-            f.nkw = 0
-            f.noatk = f.stun
-            f.stun = False
-            if f.poison:
-                ref = (p, i, f.uid)
-                q.append((J_FX, p, _POISON_TICK, 0, ref, ref, ()))
-            if listen and not f.bound and ci[f.card].evs & ev_bit:
-                ref = (p, i, f.uid)
-                for _, _, prog in ci[f.card].trig[EV_START]:
-                    q.append((J_FX, p, prog, 0, ref, ref, ()))
+        pl.turns = 1
+        pl.played = pl.disc = pl.energy = 0
+        pl.used = pl.acted = pl.empty = False
+        pl.on = True
+        _changed(pl)
 
     def _end_triggers(self, s, p):
         pl = s.p[p]
@@ -1311,28 +1307,67 @@ class AmiibartEngine(Engine):
         if jobs:
             s.queue[0:0] = jobs
 
-    def _cleanup(self, s, p):
+    def _next_turn(self, s):
+        """The turn of s.cur ends (this-turn effects end, then a stalled player or one who had
+        no fighter and played none loses) and, unless it lost, the other player's turn starts:
+        one pass over each side's fighters does both the end and the start."""
+        p = s.cur
         pl = s.p[p]
-        for side in s.p:
-            side.bm = side.rm = -1            # this-turn keywords end
-            slots = side.slots
-            mine = side is pl
-            for i in _SLOTS_OF[side.om]:
-                f = slots[i]
-                f.tmp = 0
-                f.tkw = 0
-                f.ign = False
-                f.burn = 0
-                f.fresh = False
-                f.done = False
-                if mine:
-                    f.noatk = False
+        loss = None
         if pl.turns > 1:
             pl.stall = 0 if pl.acted else pl.stall + 1
             if pl.stall >= self.stall_turns:
-                self._lose(s, [p], "stalled")
+                loss = "stalled"
             elif pl.empty and pl.played == 0:
-                self._lose(s, [p], "no fighters")
+                loss = "no fighters"
+        pl.bm = pl.rm = -1            # this-turn keywords end
+        slots = pl.slots
+        for i in _SLOTS_OF[pl.om]:
+            f = slots[i]
+            f.tmp = f.tkw = f.burn = 0
+            f.ign = f.fresh = f.done = f.noatk = False
+        o = 1 - p
+        nxt = s.p[o]
+        nxt.bm = nxt.rm = -1
+        slots = nxt.slots
+        if loss is not None or not nxt.turns:
+            for i in _SLOTS_OF[nxt.om]:
+                f = slots[i]
+                f.tmp = f.tkw = f.burn = 0
+                f.ign = f.fresh = f.done = False
+            if loss is not None:
+                self._lose(s, [p], loss)
+                return
+            s.cur = o
+            s.turn += 1
+            self._start_first_turn(s, o)
+            return
+        s.cur = o
+        s.turn += 1
+        # the start of a later turn, with the end of this turn for the same fighters
+        nxt.turns += 1
+        nxt.played = nxt.disc = 0
+        nxt.used = nxt.acted = False
+        nxt.energy = self.energy_per_turn
+        nxt.empty = not nxt.om
+        q = s.queue
+        ci = self.ci
+        listen = nxt.lsup & _BIT_START          # nothing in this match waits for it: skip the lookups
+        if listen:
+            self._passive_jobs(nxt, o, EV_START, q)
+        for i in _SLOTS_OF[nxt.om]:
+            f = slots[i]
+            f.tmp = f.tkw = f.burn = f.nkw = 0
+            f.ign = f.fresh = f.done = f.ward = False
+            f.noatk = f.stun
+            f.stun = False
+            if f.poison:
+                ref = (o, i, f.uid)
+                q.append((J_FX, o, _POISON_TICK, 0, ref, ref, ()))
+            if listen and not f.bound and ci[f.card].evs & _BIT_START:
+                ref = (o, i, f.uid)
+                for _, _, prog in ci[f.card].trig[EV_START]:
+                    q.append((J_FX, o, prog, 0, ref, ref, ()))
 
     # -- triggers ------------------------------------------------------------------------------
     def _passive_jobs(self, pl, p, ev, out: list) -> None:
@@ -1837,7 +1872,11 @@ class AmiibartEngine(Engine):
         if not fl:
             if not elem:
                 return self._pos[side][pl.om]       # shared: callers only read it
-            return [base + i for i in _SLOTS_OF[pl.om] if slots[i].elem == elem]
+            out = []
+            for i in _SLOTS_OF[pl.om]:
+                if slots[i].elem == elem:
+                    out.append(base + i)
+            return out
         out = []
         sel_ok = self._sel_ok
         for i in _SLOTS_OF[pl.om]:
@@ -1933,9 +1972,12 @@ class AmiibartEngine(Engine):
             r = s.atk[2] if s.atk else None
             if r is None:
                 return []
-            pl = s.p[r[0]]
-            return [(r[0], i, pl.slots[i]) for i in (r[1] - 1, r[1] + 1)
-                    if 0 <= i < 5 and pl.slots[i] is not None]
+            slots = s.p[r[0]].slots
+            out = []
+            for i in (r[1] - 1, r[1] + 1):
+                if 0 <= i < 5 and slots[i] is not None:
+                    out.append((r[0], i, slots[i]))
+            return out
         if kind == K_SAME_SLOT:
             if src is None:
                 return []
@@ -1954,7 +1996,7 @@ class AmiibartEngine(Engine):
                 side = ctl if sel.side == FRIEND else 1 - ctl
                 pl = s.p[side]
                 for _ in range(e[4]):
-                    live = [i for i in range(5) if pl.slots[i] is not None and pl.slots[i].hp > 0]
+                    live = _alive(pl.slots)
                     if not live:
                         break
                     j = live[s.rng.randrange(len(live))]
@@ -2238,9 +2280,10 @@ class AmiibartEngine(Engine):
 
     # -- reporting -----------------------------------------------------------------------------
     def card_of(self, s, a):
-        if a[0] in (1, 2, 5):
+        k = a[0]
+        if _PLAYS_CARD[k]:
             return self.names[a[1]]
-        if a[0] == 3:
+        if k == 3:
             return self.names[s.p[s.cur].powers[a[1]]]
         return None
 
@@ -2432,6 +2475,7 @@ _STEP_BIT = [1 << k for k in range(9)]
 _ATTACK_STEPS = [tuple((J_ASTEP, k) for k in range(1, 9) if m & (1 << k)) for m in range(512)]
 _R5 = range(5)
 _CHOICES = [(9, o) for o in range(O_DONE + 1)]     # the answer actions, made once
+_PLAYS_CARD = tuple(k in (1, 2, 5) for k in range(10))   # by action kind: a[1] is the card played
 _SLOTS_OF = [tuple(i for i in range(5) if m & (1 << i)) for m in range(32)]
 # Hazard-only effects and the triggers they answer.
 _HAZARD_OPS = {"wither": (EV_OPP_HEALED,), "cancel": (EV_OPP_CAST,),
@@ -2440,6 +2484,7 @@ _BIT = (1, 2, 4, 8, 16)
 _BIT_YOU_PLAY = 1 << EV_YOU_PLAY
 _BIT_PLAYED = 1 << EV_PLAYED
 _BIT_DIES = 1 << EV_DIES
+_BIT_START = 1 << EV_START
 _BITS_OPP_PLAY = (1 << EV_OPP_PLAY) | (1 << EV_OPP_PLAY_AFTER) | (1 << EV_OPP_PLAY_SECOND)
 _BIT_YOU_CAST = 1 << EV_YOU_CAST
 _BIT_OPP_CAST = 1 << EV_OPP_CAST
@@ -2477,6 +2522,21 @@ def _ref(s, t):
     p, i = divmod(t, 5)
     f = s.p[p].slots[i]
     return None if f is None else (p, i, f.uid)
+
+
+def _target_table(head):
+    """An action's targeted forms: [t][u + 1] = head + (t, u), t a position, u one or -1."""
+    return [[head + (t, u) for u in range(-1, 10)] for t in range(10)]
+
+
+def _alive(slots):
+    """The slots whose fighter has Health left."""
+    return [i for i in _R5 if slots[i] is not None and slots[i].hp > 0]
+
+
+def _within_health(actions, slots, most):
+    """The attack actions whose target (in slots) has at most `most` Health."""
+    return [a for a in actions if slots[a[3]].hp <= most]
 
 
 def _refs(s, n, t1, t2):
