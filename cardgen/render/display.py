@@ -88,6 +88,3 @@ class Face:
     bleed: float
     items: list[Item] = field(default_factory=list)
     radius: float = 0.0   # corner radius of the cut card (shown on previews, not cut by sheets)
-    # Indices of the items that every card of this type has, drawn from elements with no template:
-    # the PNG painter may draw them into the background it shares between cards.
-    fixed: frozenset[int] = field(default=frozenset(), repr=False, compare=False)

@@ -362,12 +362,11 @@ class Context:
             self.vars.update(variables)
         self.memo: dict = {}
         self.jinja_vars: dict | None = None
-        self.fixed_spans: list[tuple[int, int]] = []    # where in the items card-independent ones went
 
     def child(self, **variables) -> Context:
         ctx = Context.__new__(Context)
         ctx.layouts, ctx.card, ctx.vars = self.layouts, self.card, {**self.vars, **variables}
-        ctx.memo, ctx.jinja_vars, ctx.fixed_spans = {}, None, []
+        ctx.memo, ctx.jinja_vars = {}, None
         return ctx
 
     def value(self, raw):
@@ -579,12 +578,7 @@ def layout_face(layouts: Layouts, card: Card) -> Face:
     face = Face(card.name, layouts.width, layouts.height, layouts.bleed, radius=layouts.radius)
     ctx = Context(layouts, card)
     _render(layouts.types[card.type], ctx, face.items, f"types.{card.type}", (0.0, 0.0))
-    face.fixed = _indices(ctx.fixed_spans)
     return face
-
-
-def _indices(spans) -> frozenset[int]:
-    return frozenset(i for start, end in spans for i in range(start, end))
 
 
 def back_name(layouts: Layouts, card: Card | None, deck=None) -> str:
@@ -647,7 +641,6 @@ def _render(elements, ctx: Context, out: list, where: str, offset) -> None:
         key = (id(element), offset)
         known = fixed.get(key)
         if known is not None and known is not _VARIES:
-            ctx.fixed_spans.append((len(out), len(out) + len(known)))
             out.extend(known)
             continue
         start = len(out)
@@ -655,9 +648,7 @@ def _render(elements, ctx: Context, out: list, where: str, offset) -> None:
             kind = next(k for k in element if k in ELEMENT_KINDS)
             _RENDERERS[kind](element, ctx, out, f"{where}[{i + 1}]", offset)
         if known is None:
-            known = fixed[key] = tuple(out[start:]) if _is_fixed(element) else _VARIES
-        if known is not _VARIES:
-            ctx.fixed_spans.append((start, len(out)))
+            fixed[key] = tuple(out[start:]) if _is_fixed(element) else _VARIES
 
 
 _VARIES = object()      # Layouts.fixed's mark for an element that depends on the card

@@ -50,71 +50,21 @@ def paint_png(face: Face, dpi: int = 300):
     b = face.bleed
     width = round((face.width + 2 * b) * k)
     height = round((face.height + 2 * b) * k)
-    background, rest = _split(face, k, b)
-    key = (width, height, dpi, b, repr(background))
+    split = next((i for i, item in enumerate(face.items) if isinstance(item, (Run, Picture))),
+                 len(face.items))
+    key = (width, height, dpi, b, repr(face.items[:split]))
     layer = _LAYERS.get(key)
     if layer is None:
         layer = Image.new("RGB", (width, height), "white")
-        _paint_items(layer, background, k, b)
+        _paint_items(layer, face.items[:split], k, b)
         _LAYERS[key] = layer
         if len(_LAYERS) > _LAYER_LIMIT:
             _LAYERS.popitem(last=False)
     else:
         _LAYERS.move_to_end(key)
     image = layer.copy()
-    _paint_items(image, rest, k, b)
+    _paint_items(image, face.items[split:], k, b)
     return image
-
-
-def _split(face: Face, k: float, b: float) -> tuple[list, list]:
-    """The items a card shares with the other cards of its type (its background), and the rest.
-
-    The background is every item before the first text or picture, and every later item that all
-    cards of the type have (Face.fixed) and that touches no pixel of an earlier item that is not in
-    the background: painting it first then gives the same pixels."""
-    items = face.items
-    split = next((i for i, item in enumerate(items) if isinstance(item, (Run, Picture))), len(items))
-    background, rest = items[:split], []
-    fixed = face.fixed
-    if not fixed:
-        return background, items[split:]
-    taken: list[tuple[float, float, float, float]] = []     # pixel boxes of the rest so far
-    for i in range(split, len(items)):
-        item = items[i]
-        box = _pixel_box(item, k, b)
-        if i in fixed and not any(box[0] < x1 and x0 < box[2] and box[1] < y1 and y0 < box[3]
-                                  for x0, y0, x1, y1 in taken):
-            background.append(item)
-        else:
-            rest.append(item)
-            taken.append(box)
-    return background, rest
-
-
-def _pixel_box(item, k: float, b: float) -> tuple[float, float, float, float]:
-    """A box (x0, y0, x1, y1) in pixels that holds every pixel the item paints, with a margin
-    for rounding and stroke joins."""
-    if isinstance(item, Run):
-        x, y = (item.x + b) * k, (item.y + b) * k
-        mask, left, top = _run_mask(item.font, item.size * k * MM_PER_INCH / 72, item.text,
-                                    round(x % 1 * 4) / 4, item.colour[3])
-        if mask is None:
-            return (0.0, 0.0, 0.0, 0.0)
-        x0, y0 = round(x - x % 1) + left, round(y) + top
-        return (x0 - 1, y0 - 1, x0 + mask.size[0] + 1, y0 + mask.size[1] + 1)
-    if isinstance(item, Polygon):
-        xs = [p[0] for p in item.points]
-        ys = [p[1] for p in item.points]
-        x0, y0, x1, y1 = min(xs), min(ys), max(xs), max(ys)
-        pad = item.stroke_width * k + 2
-    elif isinstance(item, Line):
-        x0, x1 = sorted((item.x1, item.x2))
-        y0, y1 = sorted((item.y1, item.y2))
-        pad = item.width * k + 2
-    else:                                   # Rect, Ellipse, Picture: x, y, w, h
-        x0, y0, x1, y1 = item.x, item.y, item.x + item.w, item.y + item.h
-        pad = getattr(item, "stroke_width", 0.0) * k + 2
-    return ((x0 + b) * k - pad, (y0 + b) * k - pad, (x1 + b) * k + pad, (y1 + b) * k + pad)
 
 
 def _paint_items(image, items, k: float, b: float) -> None:
