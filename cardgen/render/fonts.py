@@ -76,7 +76,10 @@ class Face:
     def em(self, text: str) -> float:
         """The text's advance width in em (at 1 pt it is this many points)."""
         adv = self.advances
-        return sum(adv.get(ord(c), 0) for c in text) / self.upem
+        try:                                # every character present: the usual case, in C
+            return sum(map(adv.__getitem__, map(ord, text))) / self.upem
+        except KeyError:
+            return sum(adv.get(ord(c), 0) for c in text) / self.upem
 
 
 @dataclass(frozen=True)
