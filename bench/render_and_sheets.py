@@ -30,6 +30,8 @@ import tempfile
 import time
 from pathlib import Path
 
+from machine import speed_check
+
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 REPEATS = 3
@@ -175,6 +177,7 @@ def main() -> int:
         print(json.dumps(STAGES[sys.argv[2]](Path(sys.argv[3]))))
         return 0
     have, missing = games_with_layouts()
+    before = speed_check()
     # The machine is shared: other work slows a run, never speeds it up. Each stage runs REPEATS
     # times in fresh processes and the fastest run is reported (as timeit does), with the range.
     pngs = [run_stage("png") for _ in range(REPEATS)]
@@ -229,6 +232,8 @@ def main() -> int:
         lines.append(f"  skipped {game_id}: its layouts do not load: {problem}")
     measured = [g for g in have if g not in png["broken"]]
     lines.append(f"(games measured: {', '.join(measured) or 'none'}; Python {sys.version.split()[0]})")
+    lines.append(f"(machine check: {before:.0f} ms before, {speed_check():.0f} ms after; lower is faster, "
+                 "see bench/machine.py)")
     print("\n".join(lines))
     return 0
 

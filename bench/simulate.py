@@ -16,6 +16,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from machine import speed_check  # noqa: E402
+
 from cardgen.engines import load_engine  # noqa: E402
 from cardgen.errors import ContentError  # noqa: E402
 from cardgen.model import load_game  # noqa: E402
@@ -27,6 +29,7 @@ REPEATS = 3
 
 def main() -> int:
     matches = int(sys.argv[1]) if len(sys.argv) > 1 else 10_000
+    before = speed_check()
     cores = os.cpu_count() or 1
     print(f"{'game':14} {'jobs':>4} {'invariants':>10} {'matches':>8} {'seconds':>8} "
           f"{'matches/s':>10} {'actions/s':>10} {'actions/match':>13}  {'goal':10} runs")
@@ -51,6 +54,8 @@ def main() -> int:
             each = ", ".join(f"{actions / s / 1000:.0f}k" for _, s in runs) if len(runs) > 1 else ""
             print(f"{game_id:14} {jobs:4} {'on' if check else 'off':>10} {n:8} {seconds:8.2f} "
                   f"{n / seconds:10.0f} {actions / seconds:10.0f} {actions / n:13.1f}  {goal:10} {each}")
+    print(f"(machine check: {before:.0f} ms before, {speed_check():.0f} ms after; lower is faster, "
+          "see bench/machine.py)")
     return 0
 
 
