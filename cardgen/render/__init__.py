@@ -111,17 +111,17 @@ def render_games(games: list[Game], out_root: Path, *, only: list[str] | None = 
     A game whose layouts do not load gets its ContentError in the list instead of a result.
     """
     results: list[RenderResult | ContentError] = []
-    upcoming = _prepare_or_error(games[0], out_root, only, preset, use_cache) if games else None
+    upcoming = _prepare_or_error(games[0], out_root, only, preset, use_cache, False) if games else None
     for i in range(len(games)):
         job = upcoming
         if isinstance(job, ContentError):
             results.append(job)
-            upcoming = (_prepare_or_error(games[i + 1], out_root, only, preset, use_cache)
+            upcoming = (_prepare_or_error(games[i + 1], out_root, only, preset, use_cache, False)
                         if i + 1 < len(games) else None)
             continue
         pool, outputs = _launch(job, jobs)
         try:
-            upcoming = (_prepare_or_error(games[i + 1], out_root, only, preset, use_cache)
+            upcoming = (_prepare_or_error(games[i + 1], out_root, only, preset, use_cache, pool is not None)
                         if i + 1 < len(games) else None)
             results.append(_collect(job, outputs, progress))
         except BaseException:
@@ -150,14 +150,19 @@ class _Job:
     early: list = field(default_factory=list)     # drawn while preparing (see _draw_firsts)
 
 
-def _prepare_or_error(game: Game, out_root: Path, only, preset, use_cache) -> _Job | ContentError:
+def _prepare_or_error(game: Game, out_root: Path, only, preset, use_cache,
+                      ahead: bool) -> _Job | ContentError:
     try:
-        return _prepare(game, out_root, only, preset, use_cache)
+        return _prepare(game, out_root, only, preset, use_cache, ahead)
     except ContentError as exc:
         return exc
 
 
-def _prepare(game: Game, out_root: Path, only, preset, use_cache) -> _Job:
+def _prepare(game: Game, out_root: Path, only, preset, use_cache, ahead: bool) -> _Job:
+    """A game's render job: its layouts and the cards to draw (not the unchanged ones). When
+    `ahead` (prepared while another game's workers draw), its first card of each type is drawn
+    here too, for the workers to inherit. With no workers running, drawing them here would leave
+    the other core idle: the workers start at once instead and each warms up on its own."""
     start = time.perf_counter()
     layouts = _with_preset(load_layouts(game), preset)
     out_dir = out_root / game.id
@@ -184,7 +189,8 @@ def _prepare(game: Game, out_root: Path, only, preset, use_cache) -> _Job:
         job.tasks.append((kind, name, name, key))
     if len(job.tasks) > 1:
         compile_templates(layouts)
-        _draw_firsts(job)
+        if ahead:
+            _draw_firsts(job)
     return job
 
 
