@@ -279,3 +279,13 @@ def test_elements_without_templates_are_laid_out_once_and_stay_the_same():
     faces_with = [sum(any(item is x for x in face.items) for face in first)
                   for items in shared.values() for item in items]
     assert max(faces_with) == len(cards)
+
+
+def test_a_damaged_font_file_is_a_layout_error_with_its_line(dojo):
+    (dojo / "fonts").mkdir()
+    (dojo / "fonts" / "Broken.ttf").write_bytes(b"\x00\x01\x00\x00 not really a font")
+    path = dojo / "layouts.yaml"
+    path.write_text("fonts:\n  Broken Hand: {regular: fonts/Broken.ttf}\n" + path.read_text())
+    errors = layout_errors(dojo)
+    assert any(e.startswith(f"{path}:2:") and "cannot use fonts/Broken.ttf" in e and "TrueType" in e
+               for e in errors), errors

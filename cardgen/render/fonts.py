@@ -108,14 +108,18 @@ def _open(path: str) -> _Font:
     data = Path(path).read_bytes()
     if data[:4] == b"ttcf":
         raise ValueError("font collections (.ttc) are not supported: use a single .ttf")
-    (count,) = struct.unpack_from(">H", data, 4)
-    tables = {}
-    for i in range(count):
-        tag, _checksum, offset, length = struct.unpack_from(">4sIII", data, 12 + 16 * i)
-        tables[tag.decode("latin-1")] = data[offset:offset + length]
-    font = _Font(tables, {})
-    font.cmap.update(_best_cmap(font.table("cmap")))
-    return font
+    try:
+        (count,) = struct.unpack_from(">H", data, 4)
+        tables = {}
+        for i in range(count):
+            tag, _checksum, offset, length = struct.unpack_from(">4sIII", data, 12 + 16 * i)
+            tables[tag.decode("latin-1")] = data[offset:offset + length]
+        for tag in ("cmap", "head", "hhea", "hmtx", "maxp"):
+            if tag not in tables:
+                raise ValueError(f"no '{tag}' table: not a TrueType font")
+        return _Font(tables, _best_cmap(tables["cmap"]))
+    except (struct.error, IndexError) as exc:
+        raise ValueError(f"not a TrueType font, or a damaged one ({exc})") from None
 
 
 def _best_cmap(cmap: bytes) -> dict[int, int]:
@@ -176,14 +180,17 @@ def load_face(path: str) -> Face:
     if "glyf" not in font.tables:
         raise ValueError(f"{path}: only TrueType outline fonts (.ttf with glyf) can be embedded "
                          "in PDFs by ReportLab; convert CFF/OpenType-CFF fonts first")
-    (glyphs,) = struct.unpack_from(">H", font.table("maxp"), 4)
-    hhea = font.table("hhea")
-    ascent, descent = struct.unpack_from(">hh", hhea, 4)
-    (long_metrics,) = struct.unpack_from(">H", hhea, 34)
-    widths = [w for w, _lsb in struct.iter_unpack(">Hh", font.table("hmtx")[:4 * long_metrics])]
-    widths += [widths[-1]] * (glyphs - long_metrics)     # the rest share the last advance
+    try:
+        (glyphs,) = struct.unpack_from(">H", font.table("maxp"), 4)
+        hhea = font.table("hhea")
+        ascent, descent = struct.unpack_from(">hh", hhea, 4)
+        (long_metrics,) = struct.unpack_from(">H", hhea, 34)
+        widths = [w for w, _lsb in struct.iter_unpack(">Hh", font.table("hmtx")[:4 * long_metrics])]
+        widths += [widths[-1]] * (glyphs - long_metrics)     # the rest share the last advance
+        (upem,) = struct.unpack_from(">H", font.table("head"), 18)
+    except (struct.error, IndexError) as exc:
+        raise ValueError(f"{path}: a damaged font ({exc})") from None
     advances = {cp: widths[glyph] for cp, glyph in font.cmap.items() if glyph < glyphs}
-    (upem,) = struct.unpack_from(">H", font.table("head"), 18)
     name = "cg_" + Path(path).stem.replace(" ", "")
     return Face(str(path), name, upem, ascent / upem, -descent / upem, advances)
 
