@@ -23,6 +23,9 @@ browser:
 
 bench: $(STAMP)
 	$(BIN)/python bench/validate_cold.py
+	$(BIN)/python bench/render_and_sheets.py
+	$(BIN)/python bench/simulate.py
+	$(BIN)/python bench/publish.py
 
 $(STAMP): pyproject.toml
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)

@@ -14,6 +14,8 @@ import tempfile
 import time
 from pathlib import Path
 
+from machine import speed_check
+
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
@@ -36,6 +38,7 @@ def main(argv: list[str]) -> int:
     from cardgen.paths import bundled_game_ids
     from cardgen.publish import build_aids, build_rulebook
 
+    before = speed_check()
     start = time.perf_counter()
     import weasyprint  # noqa: F401  (timed on its own: the commands import it lazily)
 
@@ -58,6 +61,8 @@ def main(argv: list[str]) -> int:
                     over.append(game.id)
     print(f"\ngoal: a 20-page rulebook in {GOAL:.1f} s or less (scaled by page count); "
           + ("over it: " + ", ".join(over) if over else "all within it"))
+    print(f"(machine check: {before:.0f} ms before, {speed_check():.0f} ms after; lower is faster, "
+          "see bench/machine.py)")
     return 0
 
 

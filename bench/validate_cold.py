@@ -12,6 +12,8 @@ import sys
 import time
 from pathlib import Path
 
+from machine import speed_check
+
 ROOT = Path(__file__).resolve().parent.parent
 RUNS = 15
 GOAL = 0.25
@@ -31,6 +33,7 @@ def main() -> int:
     by_game: dict[str, Path] = {}
     for deck in decks:
         by_game.setdefault(deck.parent.parent.name, deck)
+    before = speed_check()
     rows = [("python -c pass", timed([sys.executable, "-c", "pass"]))]
     for game, deck in sorted(by_game.items()):
         rows.append((f"validate {game}/{deck.name}",
@@ -43,6 +46,8 @@ def main() -> int:
         median = statistics.median(times)
         print(f"{label:{width}}  {median:9.3f}  {min(times):7.3f}  {max(times):7.3f}  {goal}")
     print(f"({RUNS} runs each, {len(by_game)} games, Python {sys.version.split()[0]})")
+    print(f"(machine check: {before:.0f} ms before, {speed_check():.0f} ms after; lower is faster, "
+          "see bench/machine.py)")
     return 0
 
 
