@@ -289,3 +289,20 @@ def test_a_damaged_font_file_is_a_layout_error_with_its_line(dojo):
     errors = layout_errors(dojo)
     assert any(e.startswith(f"{path}:2:") and "cannot use fonts/Broken.ttf" in e and "TrueType" in e
                for e in errors), errors
+
+
+def test_character_maps_of_every_common_format_are_read():
+    """Formats 0 and 6 (older fonts) as well as 4 and 12, which the bundled fonts use."""
+    import struct
+
+    from cardgen.render.fonts import _best_cmap
+
+    def table(platform, encoding, body):
+        return struct.pack(">HHHHI", 0, 1, platform, encoding, 12) + body
+
+    format_0 = struct.pack(">HHH", 0, 262, 0) + bytes(range(256))
+    assert _best_cmap(table(0, 3, format_0))[65] == 65
+    format_6 = struct.pack(">HHHHH", 6, 16, 0, 0x41, 3) + struct.pack(">HHH", 7, 8, 9)
+    assert _best_cmap(table(3, 1, format_6)) == {0x41: 7, 0x42: 8, 0x43: 9}
+    with pytest.raises(ValueError, match="format 2"):
+        _best_cmap(table(3, 1, struct.pack(">H", 2)))

@@ -171,7 +171,19 @@ def _cmap_format_12(cmap: bytes, offset: int) -> dict[int, int]:
     return out
 
 
-_CMAP_READERS = {4: _cmap_format_4, 12: _cmap_format_12}
+def _cmap_format_0(cmap: bytes, offset: int) -> dict[int, int]:
+    """One byte per codepoint 0-255 (old Mac fonts)."""
+    return dict(enumerate(cmap[offset + 6:offset + 262]))
+
+
+def _cmap_format_6(cmap: bytes, offset: int) -> dict[int, int]:
+    """One run of consecutive codepoints."""
+    first, count = struct.unpack_from(">HH", cmap, offset + 6)
+    glyphs = struct.unpack_from(f">{count}H", cmap, offset + 10)
+    return {first + i: glyph for i, glyph in enumerate(glyphs)}
+
+
+_CMAP_READERS = {0: _cmap_format_0, 4: _cmap_format_4, 6: _cmap_format_6, 12: _cmap_format_12}
 
 
 @lru_cache(maxsize=64)
