@@ -440,8 +440,12 @@ class AmfibidoEngine(ViewsMixin, Engine):
         use_sensei = opts.get("sensei", True) and len(box.sensei) >= 6
         st.sdeck = list(box.sensei)
         _shuffle(rng, st.sdeck)
+        deal, level1 = self.deal, st.decks[1]
         for p in (0, 1):
-            for _ in range(self.deal):
+            if len(level1) >= deal:     # the usual box: plain pops, no refill to look at
+                st.hand[p] = [level1.pop() for _ in range(deal)]
+                continue
+            for _ in range(deal):
                 c = self._draw_level(st, 1)
                 if c >= 0:
                     st.hand[p].append(c)
@@ -1405,7 +1409,11 @@ class AmfibidoEngine(ViewsMixin, Engine):
     @staticmethod
     def _others(st, p, f, cr) -> int:
         info = st.box.info
-        return sum(1 for x in st.fighter[p] if x >= 0 and x != f and info[x].creature == cr)
+        n = 0
+        for x in st.fighter[p]:     # a plain loop: no generator frame on this hot path
+            if x >= 0 and x != f and info[x].creature == cr:
+                n += 1
+        return n
 
     def _has_ko(self, st, p, d, f, h, neut) -> bool:
         info = st.box.info
@@ -1420,13 +1428,15 @@ class AmfibidoEngine(ViewsMixin, Engine):
                 return True
             if k == KO_OTHER and self._others(st, p, f, fi.ko_cr):
                 return True
-        return any(info[e].grant_ko and e not in neut for e in st.equip[p][d])
+        E = st.equip[p][d]
+        return bool(E) and any(info[e].grant_ko and e not in neut for e in E)    # no generator when empty
 
     def _protected(self, st, p, d, f, neut) -> bool:
         info = st.box.info
         if info[f].no_ko and f not in neut:
             return True
-        return any(info[e].protect and e not in neut for e in st.equip[p][d])
+        E = st.equip[p][d]
+        return bool(E) and any(info[e].protect and e not in neut for e in E)    # no generator when empty
 
     def _neut(self, st):
         """The set of card ids whose abilities are ignored right now."""
@@ -1607,47 +1617,21 @@ class AmfibidoEngine(ViewsMixin, Engine):
         st.eor_stage = 0
 
     def _eor_step(self, st):
+        """Run the end-of-round stages in order (abilities, cleanup, next round), stopping after
+        a stage that leaves a choice pending: st.eor_stage says where to resume."""
         info = st.box.info
         stage = st.eor_stage
         if stage == 0:
-            st.eor_stage = 1
+            stage = 1
             F, E = st.fighter, st.equip
             E0, E1 = E
-            if st.box.eset.isdisjoint([*F[0], *F[1], *E0[0], *E0[1], *E0[2], *E1[0], *E1[1],
-                                       *E1[2]]):
-                return      # no end-of-round ability on the board
-            neut = st.fneut
-            for p in (st.start, 1 - st.start):
-                s = st.sensei[p]
-                sm = info[s] if s >= 0 else self.no_sensei
-                for d in R3:
-                    f = st.fighter[p][d]
-                    if f < 0 or st.res[p][d] != WIN:
-                        continue
-                    fi = info[f]
-                    opts = []
-                    if fi.eor_retire and f not in neut:
-                        opts.append("hand" if sm.s_shell[fi.creature] else "retire")
-                    boots = False
-                    for e in st.equip[p][d]:
-                        if e in neut:
-                            continue
-                        ei = info[e]
-                        if ei.eor_transform and "transform" not in opts:
-                            opts.append("transform")
-                        if ei.boots:
-                            boots = True
-                    if boots:
-                        if "hand" not in opts:
-                            opts.append("hand")
-                        if len(opts) == 1:
-                            opts.append("stay")
-                    if len(opts) == 1:
-                        self._eor_apply(st, p, d, opts[0])
-                    elif opts:
-                        st.pend.append((P_EOR, p, d, tuple(opts)))
-        elif stage == 1:
-            st.eor_stage = 2
+            if not st.box.eset.isdisjoint([*F[0], *F[1], *E0[0], *E0[1], *E0[2], *E1[0], *E1[1],
+                                           *E1[2]]):
+                self._eor_abilities(st, info)
+                if st.pend:
+                    st.eor_stage = 1
+                    return
+        if stage == 1:
             neut = st.fneut
             order = (st.start, 1 - st.start)
             ko = st.ko
@@ -1682,22 +1666,57 @@ class AmfibidoEngine(ViewsMixin, Engine):
                     (ko[p] if st.kod[p][d] else hand[p]).append(f)
                     if len(st.equip[p][d]) >= 2:
                         self._check_cap(st, p, d, st.pend)
+            if st.pend:
+                st.eor_stage = 2
+                return
+        w = st.rwin
+        if w >= 0:
+            st.start = w
         else:
-            w = st.rwin
-            if w >= 0:
-                st.start = w
-            else:
-                ds = [p for p in (0, 1) if st.sensei[p] >= 0 and info[st.sensei[p]].draw_start]
-                st.start = ds[0] if len(ds) == 1 else 1 - st.start
-            st.round += 1
-            st.tmp_neut = []
-            st.tmp_ko = []
-            st.tmp_plus = []
-            st.used = []
-            st.res = [[NOFIGHT] * ND, [NOFIGHT] * ND]
-            st.kod = [[False] * ND, [False] * ND]
-            st.fneut = EMPTY
-            self._start_round(st)
+            ds = [p for p in (0, 1) if st.sensei[p] >= 0 and info[st.sensei[p]].draw_start]
+            st.start = ds[0] if len(ds) == 1 else 1 - st.start
+        st.round += 1
+        st.tmp_neut = []
+        st.tmp_ko = []
+        st.tmp_plus = []
+        st.used = []
+        st.res = [[NOFIGHT] * ND, [NOFIGHT] * ND]
+        st.kod = [[False] * ND, [False] * ND]
+        st.fneut = EMPTY
+        self._start_round(st)
+
+    def _eor_abilities(self, st, info):
+        """End-of-round abilities of the winning fighters: applied, or offered as choices."""
+        neut = st.fneut
+        for p in (st.start, 1 - st.start):
+            s = st.sensei[p]
+            sm = info[s] if s >= 0 else self.no_sensei
+            for d in R3:
+                f = st.fighter[p][d]
+                if f < 0 or st.res[p][d] != WIN:
+                    continue
+                fi = info[f]
+                opts = []
+                if fi.eor_retire and f not in neut:
+                    opts.append("hand" if sm.s_shell[fi.creature] else "retire")
+                boots = False
+                for e in st.equip[p][d]:
+                    if e in neut:
+                        continue
+                    ei = info[e]
+                    if ei.eor_transform and "transform" not in opts:
+                        opts.append("transform")
+                    if ei.boots:
+                        boots = True
+                if boots:
+                    if "hand" not in opts:
+                        opts.append("hand")
+                    if len(opts) == 1:
+                        opts.append("stay")
+                if len(opts) == 1:
+                    self._eor_apply(st, p, d, opts[0])
+                elif opts:
+                    st.pend.append((P_EOR, p, d, tuple(opts)))
 
     def _eor_apply(self, st, p, d, what):
         if what == "stay":
