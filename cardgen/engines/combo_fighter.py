@@ -111,6 +111,7 @@ from __future__ import annotations
 import itertools
 import random
 from collections import Counter
+from operator import eq
 from pathlib import Path
 
 from cardgen.engines.base import Engine, IllegalAction, RuleConflict, Setup, action_words
@@ -146,6 +147,23 @@ NO_CARDS: tuple = ()
 # The rules keywords of game.yaml that this engine implements.
 KEYWORDS = frozenset({"Opener", "Linked", "Quick", "Guard Break", "Recover", "Set Aside", "Flip",
                       "Foresee"})
+
+
+def _shuffle(rng: random.Random, cards: list) -> None:
+    """rng.shuffle(cards) with the very same draws (same order, same RNG state after), about
+    twice as fast: without the method call per card of random.Random._randbelow (a shuffle of a
+    45-card deck is a good part of a fight's cost). Another RNG class keeps its own shuffle."""
+    if type(rng) is not random.Random:
+        rng.shuffle(cards)
+        return
+    getrandbits = rng.getrandbits
+    for i in range(len(cards) - 1, 0, -1):
+        n = i + 1
+        k = n.bit_length()
+        j = getrandbits(k)
+        while j >= n:
+            j = getrandbits(k)
+        cards[i], cards[j] = cards[j], cards[i]
 
 
 class Side:
@@ -244,7 +262,8 @@ class ComboFighterEngine(Engine):
         self.best_of = int(tables.get("best_of", 3))
         self._unsupported: dict[str, str] = {}
         self._hand_cache: dict = {}
-        self._intern: dict = {}
+        self._by_cards: dict = {}       # verb -> {card index tuple: the shared hit/discard action}
+        self._cards_of: dict = {}       # a shared hit/discard action -> its card index tuple
         self._shapes: dict = {}
         self._protos: dict = {}
         self._build_cards(game)
@@ -287,6 +306,10 @@ class ComboFighterEngine(Engine):
             self.reminders[i] = rules.reminders
             if rules.problems:
                 self._unsupported[c.name] = "; ".join(rules.problems)
+        # follows[a][b]: card b's button is in card a's combo box (b can follow a in a combo);
+        # one list index instead of a shift and a mask per card.
+        self.follows = [tuple(bool(self.cbox[a] >> self.button[b] & 1) for b in range(n))
+                        for a in range(n)]
         # Prebuilt actions, indexed by card.
         self.PLAY = [("play", x) for x in self.names]
         self.ASIDE = [("aside", x) for x in self.names]
@@ -506,7 +529,7 @@ class ComboFighterEngine(Engine):
             hand = list(f.start_hand)
             for c in hand:
                 cards.remove(c)
-        s.rng.shuffle(cards)
+        _shuffle(s.rng, cards)
         f.hand, f.deck, f.discard, f.aside = hand, cards, [], aside
         f.side, f.stag, f.used, f.ko = 0, False, False, False
 
@@ -530,7 +553,11 @@ class ComboFighterEngine(Engine):
         s.dmg = [0, 0]
         s.sig = -1
         s.phase = CHOOSE
-        self._next_chooser(s)
+        f = s.fs[s.act[0]]
+        if f.hand and not f.solo:           # the common case of _next_chooser, without the call
+            s.cur = 0
+        else:
+            self._next_chooser(s)
 
     def _next_chooser(self, s: CFState) -> None:
         for seat in (0, 1):
@@ -565,7 +592,7 @@ class ComboFighterEngine(Engine):
         if f.discard:
             f.deck = f.discard
             f.discard = []
-            s.rng.shuffle(f.deck)
+            _shuffle(s.rng, f.deck)
 
     def _draw(self, s: CFState, f: Fighter) -> bool:
         deck = f.deck
@@ -618,15 +645,16 @@ class ComboFighterEngine(Engine):
         f0, f1 = s.fs[s.act[0]], s.fs[s.act[1]]
         return self._clash(s.choice[0], s.choice[1], f0.ch.sides[f0.side], f1.ch.sides[f1.side])
 
-    def _can_react(self, s: CFState, seat: int) -> bool:
-        f = s.fs[s.act[seat]]
-        cost = f.ch.sides[f.side].reveal_cost
-        return cost >= 0 and len(f.deck) >= cost
-
     def _reveal(self, s: CFState) -> None:
+        """The face-down cards are revealed: the win circle, then the result window for each
+        fighter that can pay its token's reveal cost (done in place: once a round)."""
         s.fresh = True
-        s.result = self._compare(s)
-        r0, r1 = self._can_react(s, 0), self._can_react(s, 1)
+        f0, f1 = s.fs[s.act[0]], s.fs[s.act[1]]
+        side0, side1 = f0.ch.sides[f0.side], f1.ch.sides[f1.side]
+        s.result = self._clash(s.choice[0], s.choice[1], side0, side1)
+        cost0, cost1 = side0.reveal_cost, side1.reveal_cost
+        r0 = cost0 >= 0 and len(f0.deck) >= cost0
+        r1 = cost1 >= 0 and len(f1.deck) >= cost1
         if r0 or r1:
             s.canreact = [r0, r1]
             s.asked = [False, False]
@@ -696,28 +724,25 @@ class ComboFighterEngine(Engine):
         self._combo(s)
 
     def _combo(self, s: CFState) -> None:
+        """The winner combos on while a card of the hand (or the token's set-aside card) fits the
+        last card's combo box or the cards played are a signature combo; else the round ends."""
         w = s.result
         if w < 0:
             self._deal(s)
             return
-        if self._combo_open(s, w):
+        f = s.fs[s.act[w]]
+        pl = s.played[w]
+        fits = self.follows[pl[-1]]
+        for c in f.hand:
+            if fits[c]:
+                s.phase, s.cur = COMBO, w
+                return
+        pa = f.ch.sides[f.side].play_aside
+        if ((pa >= 0 and not f.used and fits[pa] and pa in f.aside)
+                or (len(pl) >= 2 and tuple(pl) in f.ch.sig_by_cards)):
             s.phase, s.cur = COMBO, w
         else:
             self._finish(s, -1)
-
-    def _combo_open(self, s: CFState, w: int) -> bool:
-        f = s.fs[s.act[w]]
-        pl = s.played[w]
-        mask = self.cbox[pl[-1]]
-        if mask:
-            button = self.button
-            for c in f.hand:
-                if mask >> button[c] & 1:
-                    return True
-            pa = f.ch.sides[f.side].play_aside
-            if pa >= 0 and not f.used and mask >> button[pa] & 1 and pa in f.aside:
-                return True
-        return len(pl) >= 2 and tuple(pl) in f.ch.sig_by_cards
 
     def _finish(self, s: CFState, sig: int) -> None:
         w = s.result
@@ -813,7 +838,11 @@ class ComboFighterEngine(Engine):
 
     def _refill(self, s: CFState, seat: int) -> None:
         f = s.fs[s.act[seat]]
-        need = self._limit(s, seat) - len(f.hand)
+        o = s.fs[s.act[1 - seat]]           # _limit, inlined: a refill follows most discards
+        limit = o.ch.sides[o.side].opp_limit
+        if not 0 < limit < self.hand_limit:
+            limit = self.hand_limit
+        need = limit - len(f.hand)
         if need <= 0:
             return
         deck = f.deck
@@ -896,15 +925,14 @@ class ComboFighterEngine(Engine):
         if ph == CHOOSE:
             hand = s.fs[s.act[s.cur]].hand
             if hand:
-                play = self.PLAY
-                return [play[c] for c in dict.fromkeys(hand)]
+                return list(map(self.PLAY.__getitem__, dict.fromkeys(hand)))
             return [TOP]
-        if ph == DAMAGE:
-            return self._hand_actions("hit", s.fs[s.act[s.cur]].hand, s.take[s.cur])
         if ph == DISCARD:
             return self._hand_actions("discard", s.fs[s.act[s.cur]].hand, 99)
         if ph == COMBO:
             return self._combo_actions(s)
+        if ph == DAMAGE:
+            return self._hand_actions("hit", s.fs[s.act[s.cur]].hand, s.take[s.cur])
         if ph == REACT:
             return list(REACT_ACTS)
         if ph == RECOVER:
@@ -927,47 +955,69 @@ class ComboFighterEngine(Engine):
 
     def _hand_actions(self, verb: str, hand: list, limit: int) -> list:
         """(verb, cards) for every sub-multiset of the hand of at most `limit` cards (the empty
-        one first, names in card order); cached by hand, with the tuples shared between entries
-        (hands repeat a lot; the cache is bounded)."""
+        one first, names in card order); cached by hand (hands repeat a lot; the cache is
+        bounded). An action tuple is made once per card multiset and shared between hands."""
         n = len(hand)
         key = (verb, tuple(sorted(hand)), limit if limit < n else n)
         acts = self._hand_cache.get(key)
         if acts is None:
-            intern = self._intern
-            acts = []
-            for sub in self._subsets(key[1], key[2]):
-                a = (verb, sub)
-                acts.append(intern.setdefault(a, a))
-            if len(self._hand_cache) >= 60000:
+            cards_of = self._cards_of
+            if len(self._hand_cache) >= 60000 or len(cards_of) >= 200000:
                 self._hand_cache.clear()
-            if len(intern) >= 200000:
-                intern.clear()
+                cards_of.clear()
+                self._by_cards.clear()
+            by_cards = self._by_cards.setdefault(verb, {})
+            names = self.names.__getitem__
+            acts = []
+            for cards in self._subsets(key[1], key[2]):
+                a = by_cards.get(cards)
+                if a is None:
+                    a = by_cards[cards] = (verb, tuple(map(names, cards)))
+                    cards_of[a] = cards
+                acts.append(a)
             self._hand_cache[key] = acts
         return acts[:]
 
     def _subsets(self, ordered: tuple, limit: int) -> list:
-        """The sub-multisets of a sorted hand (card indexes) with at most `limit` cards, as name
-        tuples; the shape of each answer is cached by the hand's multiplicities."""
-        kinds: list[int] = []
-        counts: list[int] = []
-        for c in ordered:
-            if kinds and kinds[-1] == c:
-                counts[-1] += 1
-            else:
-                kinds.append(c)
-                counts.append(1)
-        shape = (tuple(counts), limit)
-        patterns = self._shapes.get(shape)
+        """The sub-multisets of a sorted hand (card indexes) with at most `limit` cards, as sorted
+        card index tuples. Each answer's pattern (positions in the sorted hand) depends only on
+        which neighbours are equal and on the limit, and is cached by that."""
+        same = tuple(map(eq, ordered, ordered[1:]))
+        patterns = self._shapes.get((same, limit))
         if patterns is None:
+            counts = [1] if ordered else []
+            for dup in same:
+                if dup:
+                    counts[-1] += 1
+                else:
+                    counts.append(1)
             patterns = [()]
-            for j, m in enumerate(counts):
-                patterns = [p + (j,) * k for p in patterns for k in range(min(m, limit - len(p)) + 1)]
-            self._shapes[shape] = patterns
-        names = [self.names[c] for c in kinds]
-        return [tuple([names[j] for j in p]) for p in patterns]
+            first = 0                       # position of the current card's first copy
+            for m in counts:
+                patterns = [p + tuple(range(first, first + k)) for p in patterns
+                            for k in range(min(m, limit - len(p)) + 1)]
+                first += m
+            self._shapes[(same, limit)] = patterns
+        take = ordered.__getitem__
+        return [tuple(map(take, p)) for p in patterns]
 
-    def _take_from_hand(self, f: Fighter, action, verb: str, limit: int) -> list:
-        """The hand cards an action names (checked against the hand), as indexes."""
+    def _take_from_hand(self, f: Fighter, action, verb: str, limit: int):
+        """The hand cards an action names (checked against the hand), as indexes; taken out of
+        the hand. An action of a cached legal list already knows its card indexes."""
+        try:
+            taken = self._cards_of.get(action)
+        except TypeError:                   # unhashable: the full check below refuses it
+            taken = None
+        if taken is not None and action[0] == verb and len(action[1]) <= limit:
+            if taken:
+                hand = f.hand[:]
+                try:
+                    for c in taken:
+                        hand.remove(c)
+                except ValueError:
+                    raise IllegalAction(f"{action!r}: not cards of the hand") from None
+                f.hand = hand
+            return taken
         if not (isinstance(action, tuple) and len(action) == 2 and action[0] == verb
                 and isinstance(action[1], tuple) and len(action[1]) <= limit):
             raise IllegalAction(f"{action!r}: expected ({verb!r}, (cards...)), at most {limit}")
@@ -990,14 +1040,12 @@ class ComboFighterEngine(Engine):
         w = s.cur
         f = s.fs[s.act[w]]
         pl = s.played[w]
-        mask = self.cbox[pl[-1]]
-        acts = []
-        if mask:
-            button, play = self.button, self.PLAY
-            acts = [play[c] for c in dict.fromkeys(f.hand) if mask >> button[c] & 1]
-            pa = f.ch.sides[f.side].play_aside
-            if pa >= 0 and not f.used and mask >> button[pa] & 1 and pa in f.aside:
-                acts.append(self.ASIDE[pa])
+        fits = self.follows[pl[-1]]
+        play = self.PLAY
+        acts = [play[c] for c in dict.fromkeys(f.hand) if fits[c]]
+        pa = f.ch.sides[f.side].play_aside
+        if pa >= 0 and not f.used and fits[pa] and pa in f.aside:
+            acts.append(self.ASIDE[pa])
         acts.append(STOP)
         if len(pl) >= 2:
             sigs = f.ch.sig_by_cards.get(tuple(pl))
@@ -1022,13 +1070,27 @@ class ComboFighterEngine(Engine):
                     raise IllegalAction("no card left to play")
                 self._play_top(s, seat)
             else:
-                c = self.a_play.get(action)
-                if c is None or c not in f.hand:
-                    raise IllegalAction(f"{action!r}: not a card in hand")
-                f.hand.remove(c)
+                try:
+                    c = self.a_play[action]
+                    f.hand.remove(c)
+                except (KeyError, ValueError, TypeError):
+                    raise IllegalAction(f"{action!r}: not a card in hand") from None
                 s.choice[seat] = c
                 s.played[seat].append(c)
-            self._next_chooser(s)
+            other = s.fs[s.act[1]]
+            if seat == 0 and s.choice[1] < 0 and other.hand and not other.solo:
+                s.cur = 1                   # the common case of _next_chooser, without the call
+            else:
+                self._next_chooser(s)
+        elif ph == DISCARD:
+            seat = s.cur
+            f = s.fs[s.act[seat]]
+            f.discard.extend(self._take_from_hand(f, action, "discard", 99))
+            self._refill(s, seat)
+            s.dseat += 1
+            self._discard_next(s)
+        elif ph == COMBO:
+            self._apply_combo(s, action)
         elif ph == DAMAGE:
             seat = s.cur
             f = s.fs[s.act[seat]]
@@ -1046,15 +1108,6 @@ class ComboFighterEngine(Engine):
                     self._deck_out(s, f)
             s.take[seat] = 0
             self._damage(s)
-        elif ph == DISCARD:
-            seat = s.cur
-            f = s.fs[s.act[seat]]
-            f.discard.extend(self._take_from_hand(f, action, "discard", 99))
-            self._refill(s, seat)
-            s.dseat += 1
-            self._discard_next(s)
-        elif ph == COMBO:
-            self._apply_combo(s, action)
         elif ph == REACT:
             self._apply_react(s, action)
         elif ph == RECOVER:
@@ -1066,7 +1119,7 @@ class ComboFighterEngine(Engine):
             f.deck.append(c)
             s.rec_left -= 1
             if s.rec_left <= 0 or not f.discard:
-                s.rng.shuffle(f.deck)
+                _shuffle(s.rng, f.deck)
                 self._run_fx(s)
         elif ph == FORESEE:
             if action not in self._orders(s):
@@ -1084,7 +1137,7 @@ class ComboFighterEngine(Engine):
                     raise IllegalAction(f"{action!r}: not in the teammate's discard pile")
                 b.discard.remove(c)
                 b.deck.append(c)
-                s.rng.shuffle(b.deck)
+                _shuffle(s.rng, b.deck)
             s.phase = TAG
         elif ph == TAG:
             if action == TAG_OUT:
