@@ -268,6 +268,15 @@ def _shuffle(rng, cards):
         cards[i], cards[j] = cards[j], cards[i]
 
 
+def _longest_cooldowns(cd: tuple, card: tuple) -> tuple:
+    """The Cooldowns `cd` with a card's (special action, Cooldown) pairs: the longer of each."""
+    out = list(cd)
+    for i, x in card:
+        if x > out[i]:
+            out[i] = x
+    return tuple(out)
+
+
 def _die_sides(value) -> int:
     if isinstance(value, str) and value.startswith("d") and value[1:].isdigit():
         return int(value[1:])
@@ -504,21 +513,13 @@ class AdaptEngine(Engine):
                         flags |= fl
                         imm |= im
                         if co:
-                            cd = list(cd)
-                            for i, x in co:
-                                if x > cd[i]:
-                                    cd[i] = x
-                            cd = tuple(cd)
+                            cd = _longest_cooldowns(cd, co)
             else:
                 flags = base.flags | fl2
                 imm = base.rimm | im2
                 cd = base.cd
                 if co2:
-                    cd = list(cd)
-                    for i, x in co2:
-                        if x > cd[i]:
-                            cd[i] = x
-                    cd = tuple(cd)
+                    cd = _longest_cooldowns(cd, co2)
             num = base.raw
             if n or n2:
                 num = [0] * 12 if num is None else num[:]
@@ -590,11 +591,7 @@ class AdaptEngine(Engine):
                     res[i] += x
                 res = tuple(res)
             if co:
-                cd = list(cd)
-                for i, x in co:
-                    if x > cd[i]:
-                        cd[i] = x
-                cd = tuple(cd)
+                cd = _longest_cooldowns(cd, co)
             flags |= fl
             imm |= im
         return fer, surv, leth, hp, num, flags, imm, res, cd
