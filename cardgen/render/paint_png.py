@@ -184,15 +184,20 @@ def encode_png(image, dpi: int = 300, level: int = 1) -> bytes:
     image = image.convert("RGB") if image.mode != "RGB" else image
     w, h = image.size
     ppm = round(dpi / 0.0254)
-    return (b"\x89PNG\r\n\x1a\n"
-            + _chunk(b"IHDR", struct.pack(">IIBBBBB", w, h, 8, 2, 0, 0, 0))
-            + _chunk(b"pHYs", struct.pack(">IIB", ppm, ppm, 1))
-            + _chunk(b"IDAT", _deflated_rows(image, level))
-            + _chunk(b"IEND", b""))
+    idat = _deflated_rows(image, level)
+    crc = zlib.crc32(b"IDAT")
+    for piece in idat:
+        crc = zlib.crc32(piece, crc)
+    # one join: the compressed pieces are copied once, into the file's bytes
+    return b"".join([b"\x89PNG\r\n\x1a\n",
+                     _chunk(b"IHDR", struct.pack(">IIBBBBB", w, h, 8, 2, 0, 0, 0)),
+                     _chunk(b"pHYs", struct.pack(">IIB", ppm, ppm, 1)),
+                     struct.pack(">I", sum(map(len, idat))), b"IDAT", *idat, struct.pack(">I", crc),
+                     _chunk(b"IEND", b"")])
 
 
-def _deflated_rows(image, level: int) -> bytes:
-    """The image's rows, each led by its filter type 0 (none), deflated.
+def _deflated_rows(image, level: int) -> list[bytes]:
+    """The image's rows, each led by its filter type 0 (none), deflated (in pieces).
 
     Packed with a stride one byte longer than a row, every row ends with a zero byte: shifted by
     one, that is the byte before the next row. So the rows are one leading zero plus the packed
@@ -222,7 +227,7 @@ def _deflated_rows(image, level: int) -> bytes:
         raise RuntimeError(f"Pillow's raw packer failed ({status})")
     parts.append(deflate.compress(memoryview(piece)[:-1]))
     parts.append(deflate.flush())
-    return b"".join(parts)
+    return parts
 
 
 _PIECE = 256 << 10    # bytes packed at a time: fits the L2 cache, few calls
