@@ -586,6 +586,24 @@ def test_several_targets_print_side_by_side_and_a_broken_one_does_not_stop_the_o
     assert not (tmp_path / "many" / "guild" / "bad-a4.pdf").exists()
 
 
+def test_several_games_one_with_broken_layouts_prints_the_others_and_names_the_line(tmp_path):
+    # the other games' layouts are loaded ahead in the parent process; a broken one is left to
+    # its own process, which reports it like a single `cardgen sheets` would
+    from cardgen.errors import ContentError
+    from cardgen.sheets import SheetsDone, make_sheets_many
+
+    broken_folder = guild_copy(tmp_path / "a", MARKER_LAYOUTS.replace("safe: 3.175}", "safe: lots}"))
+    dojo, adapt = load_game(ROOT / "content" / "dojo-duel"), load_game(ROOT / "content" / "adapt")
+    targets = [(adapt, None), (load_game(broken_folder), None), (dojo, None)]
+    done_adapt, broken, done_dojo = make_sheets_many(targets, tmp_path / "many", SheetOptions(("a4",)))
+    assert isinstance(done_adapt, SheetsDone) and isinstance(done_dojo, SheetsDone)
+    assert isinstance(broken, ContentError)
+    issue = broken.issues[0]
+    assert (issue.file, issue.line) == (broken_folder / "layouts.yaml", 2) and "safe" in str(issue)
+    alone = make_sheets(dojo, tmp_path / "alone", None, SheetOptions(("a4",)))
+    assert done_dojo.paths[0].read_bytes() == alone[0].read_bytes()
+
+
 def test_cli_sheets_for_several_targets_reports_the_broken_one(tmp_path):
     import subprocess
     import sys

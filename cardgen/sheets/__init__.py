@@ -77,7 +77,8 @@ def prepare(game: Game, deck: Deck | None = None, with_backs: bool = True, cache
     from cardgen.sheets.faces import lay_out
     from cardgen.sheets.pdf import Deckload
 
-    layouts = layouts or load_layouts(game)
+    if layouts is None:
+        layouts = load_layouts(game)
     wanted = print_list(game, deck)
     # the whole set also prints the card-sized player aids, one per player
     references = list(layouts.reference) if deck is None else []
@@ -114,20 +115,22 @@ def output_stem(deck: Deck | None) -> str:
 
 def make_sheets(game: Game, out_dir: Path, deck: Deck | None = None,
                 options: SheetOptions = SheetOptions(), notes: list[str] | None = None,
-                jobs: int | None = None, force: bool = False) -> list[Path]:
+                jobs: int | None = None, force: bool = False, layouts=None) -> list[Path]:
     """Write the proxy sheets (one PDF per paper) and, with `singles`, the print-on-demand PDF into
     `out_dir` (out/<game>); returns their paths. A file whose inputs (cards, layouts, options,
     code) have not changed since it was written is left alone unless `force`. Raises ContentError
     for unknown cards or cards that cannot be laid out. `notes` (optional) receives one line per
     file: its grid, pages, and any warning. Cards are laid out on up to `jobs` cores; the papers
-    are then finished in parallel, in forked copies of one document in which the cards are drawn."""
+    are then finished in parallel, in forked copies of one document in which the cards are drawn.
+    `layouts`: the game's layouts when already loaded (make_sheets_many loads them ahead)."""
     from cardgen.render.layout import load_layouts
     from cardgen.sheets.faces import inputs_digest, remember, unchanged
 
     if options.backs not in BACK_MODES:
         raise ValueError(f"unknown backs mode {options.backs!r}")
     out_dir = Path(out_dir)
-    layouts = load_layouts(game)
+    if layouts is None:
+        layouts = load_layouts(game)
     wanted = print_list(game, deck)
     count = sum(n for _, n in wanted)
     if not count:
@@ -206,18 +209,18 @@ def make_sheets_many(targets: list[tuple[Game, Deck | None]], out_root: Path,
     from cardgen.sheets.pdf import warm_up
 
     context = multiprocessing.get_context("fork")
-    waiting, running, warm = list(groups), {}, False
+    waiting, running, warm, preloaded = list(groups), {}, False, {}
     while waiting or running:
         while waiting and len(running) < jobs:
             if running and not warm:
                 # the first game has started (it loads what it needs itself); meanwhile this
                 # process loads it once for all the others, which will be forked from it
-                warm_up()
+                preloaded = warm_up([targets[i][0] for group in waiting for i in group])
                 warm = True
             group = waiting.pop(0)
             receive, send = context.Pipe(duplex=False)
             worker = context.Process(target=_sheets_child, args=(
-                send, [targets[i] for i in group], out_root, options, 1, force))
+                send, [targets[i] for i in group], out_root, options, 1, force, preloaded))
             worker.start()
             send.close()
             running[receive] = (group, worker)
@@ -241,13 +244,15 @@ def _weight(game: Game, deck: Deck | None) -> int:
     return len(game.cards) if deck is None else len(deck.entries)
 
 
-def _sheets_group(targets, out_root: Path, options: SheetOptions, jobs: int | None, force: bool):
+def _sheets_group(targets, out_root: Path, options: SheetOptions, jobs: int | None, force: bool,
+                  preloaded: dict | None = None):
     results = []
     for game, deck in targets:
         notes: list[str] = []
         start = time.perf_counter()
         try:
-            paths = make_sheets(game, Path(out_root) / game.id, deck, options, notes, jobs, force)
+            paths = make_sheets(game, Path(out_root) / game.id, deck, options, notes, jobs, force,
+                                (preloaded or {}).get(game.folder))
         except ContentError as exc:
             results.append(exc)
         else:
@@ -255,10 +260,10 @@ def _sheets_group(targets, out_root: Path, options: SheetOptions, jobs: int | No
     return results
 
 
-def _sheets_child(send, targets, out_root, options, jobs, force) -> None:
+def _sheets_child(send, targets, out_root, options, jobs, force, preloaded) -> None:
     """In a forked process: print `targets` and send back the results (issues as plain lists, since
     an exception does not survive pickling with its issues)."""
-    results = _sheets_group(targets, out_root, options, jobs, force)
+    results = _sheets_group(targets, out_root, options, jobs, force, preloaded)
     send.send([r.issues if isinstance(r, ContentError) else r for r in results])
     send.close()
 
