@@ -76,11 +76,26 @@ def _encode_fast() -> None:
     pdfdoc.pdfdocEnc = encode
 
 
+def _names_memoised() -> None:
+    """ReportLab escapes every dictionary key of the document character by character each time it
+    is written (a few thousand times per proxy sheet, for a handful of distinct names). The escape
+    is a pure function of the name, so it is worked out once per name."""
+    from functools import lru_cache
+
+    from reportlab.pdfbase import pdfdoc
+
+    if hasattr(pdfdoc.PDFName, "cache_info"):
+        return
+    pdfdoc.PDFName = lru_cache(maxsize=4096)(pdfdoc.PDFName)
+
+
 def prepare_reportlab() -> None:
-    """Our adjustments to ReportLab: translucent colours inside forms, faster deflate and encoding."""
+    """Our adjustments to ReportLab: translucent colours inside forms, faster deflate, encoding and
+    names."""
     _forms_keep_transparency()
     _deflate_fast()
     _encode_fast()
+    _names_memoised()
 
 
 _REGISTERED: set[str] = set()
