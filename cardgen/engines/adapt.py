@@ -150,7 +150,6 @@ FL_AMPHIBIOUS, FL_TOXIC, FL_SMART, FL_SNEAKY, FL_CRITICAL, FL_ELECTRO, FL_SCHOOL
 # By flag bits: (smart, sneaky, crit, electro, school) as Stats holds them.
 FLAG_FIELDS = tuple((1 if m & FL_SMART else 0, 1 if m & FL_SNEAKY else 0, bool(m & FL_CRITICAL),
                      bool(m & FL_ELECTRO), bool(m & FL_SCHOOL)) for m in range(1 << len(FLAGS)))
-_ZERO12 = (0,) * 12
 _ZERO5 = (0,) * 5
 _ZERO4 = (0,) * 4
 _NO_CD = [0, 0, 0, 0]          # a Fish's cooldowns when none runs (compared against, never changed)
@@ -208,17 +207,41 @@ TEXT_PATTERNS = [
 
 
 class Stats:
-    """A Fish's totals from its Body and Adapted parts, capped; shared between clones."""
+    """A Fish's totals from its Body and Adapted parts, capped.
+
+    A Fish changes its Stats in place when it Adapts (AdaptEngine._swap_card: the sums move by
+    the two cards' difference), so Adapting allocates nothing and needs no cache of card
+    combinations: a match meets about a dozen new ones, and building, caching and collecting a
+    shared Stats object for each was the largest single cost of a match. Clones share a Stats
+    until one of them Adapts (Fish.own says whether the Fish may change it); the Guppy's and
+    those `_stats` builds for bots and scenarios are shared and never changed."""
 
     __slots__ = ("level", "die", "fer", "surv", "leth", "hp", "armor", "counter", "pois", "cpois",
                  "stun", "fear", "hide", "jump", "ram", "regen", "shock", "bait", "smart",
                  "sneaky", "crit", "electro", "school", "res", "imm", "cd", "flags", "key",
                  "roll", "strike", "special", "raw", "rimm", "nums")
 
+    def copy(self):
+        """An unshared copy (its key and sums lists are its own) for a Fish about to Adapt."""
+        c = Stats.__new__(Stats)
+        c.level, c.die, c.fer, c.surv, c.leth, c.hp = (self.level, self.die, self.fer, self.surv,
+                                                       self.leth, self.hp)
+        c.nums = self.nums
+        (c.armor, c.bait, c.counter, c.cpois, c.fear, c.hide, c.jump, c.pois, c.ram, c.regen,
+         c.shock, c.stun) = self.nums
+        c.smart, c.sneaky, c.crit, c.electro, c.school = (self.smart, self.sneaky, self.crit,
+                                                          self.electro, self.school)
+        c.res, c.imm, c.cd, c.flags = self.res, self.imm, self.cd, self.flags
+        c.key = self.key[:]
+        c.raw = self.raw[:]
+        c.rimm = self.rimm
+        c.roll, c.strike, c.special = self.roll, self.strike, self.special
+        return c
+
 
 class Fish:
     __slots__ = ("body", "parts", "under", "pgp", "dmg", "poison", "stun", "hide", "jump", "jlen",
-                 "splash", "cd", "bait", "alive", "fragile", "auto", "sblock", "s")
+                 "splash", "cd", "bait", "alive", "fragile", "auto", "sblock", "s", "own")
 
     def copy(self):
         c = Fish.__new__(Fish)
@@ -240,6 +263,7 @@ class Fish:
         c.auto = self.auto
         c.sblock = self.sblock
         c.s = self.s
+        c.own = self.own = False        # the Stats is shared now: whichever Adapts first copies it
         return c
 
 
@@ -352,11 +376,10 @@ class AdaptEngine(Engine):
         self.body_vec = [*self.vec, (*self.guppy_stats, (), 0, (), 0, ())]
         self.level_die = [(lvl, sides) for lvl, sides in zip(self.level, self.die, strict=True)]
         self.level_die.append((0, 0))          # the Guppy (Body type -1)
-        self._stats_cache: dict = {}
-        self._stats_older: dict = {}       # the previous generation of _stats_cache
+        self._stats_cache: dict = {}       # the Stats `_stats` built (for bots and scenarios)
         self._numerals_cache: dict = {}
         self._config_cache: dict = {}
-        self.guppy_s = self._stats(-1, (-1,) * 8)
+        self.guppy_s = self._guppy_stats()
 
     # -- the card grammar -------------------------------------------------------------------------
     def _parse_card(self, card):
@@ -469,132 +492,100 @@ class AdaptEngine(Engine):
         return vec
 
     def _stats(self, body, parts) -> Stats:
-        """Totals for a Body type (-1: the Guppy) and 8 part types (-1: empty), cached."""
+        """Totals for a Body type (-1: the Guppy) and 8 part types (-1: empty), cached; shared,
+        never changed."""
         key = (body, *parts)
         s = self._stats_cache.get(key)
-        return s if s is not None else self._stats_key(key)
-
-    def _stats_key(self, key, base=None, slot=0) -> Stats:
-        """The Stats of key (Body type, 8 part types). `base`: the Stats of the same key with
-        another card in `slot` (an Adapt): base's sums are moved by the two cards' difference,
-        and whatever neither card touches (the numerals, the Resists) is taken over as it is.
-        A match meets about a dozen new combinations (the cache lives as long as the engine),
-        so this is on the hot path."""
-        cache = self._stats_cache
-        older = self._stats_older
-        if older:
-            s = older.get(key)
-            if s is not None:
-                cache[key] = s
-                return s
-        if len(cache) > 20000:
-            # Two generations: a full cache becomes the older one, whose entries still in use move
-            # back on their next lookup (a plain clear lost the common combinations too).
-            self._stats_older = cache
-            cache = self._stats_cache = {}
-        if base is None:
-            fer, surv, leth, hp, num, flags, imm, res, cd = self._sum_cards(key)
-            nums = _ZERO12 if num is None else self._numerals(num, flags & AMPH_TOXIC)
-        else:
-            vec = self.vec
-            a, b, c, d, n, fl, r, im, co = (self.part_vec if slot else self.body_vec)[base.key[slot]]
-            a2, b2, c2, d2, n2, fl2, r2, im2, co2 = vec[key[slot]]
-            fer = base.fer - a + a2
-            surv = base.surv - b + b2
-            leth = base.leth - c + c2
-            hp = base.hp - d + d2
-            if fl or im or co:
-                # A flag, an immunity or a Cooldown cannot be subtracted: gather them again.
-                flags = imm = 0
-                cd = _ZERO4
-                for t in key:
-                    if t >= 0:
-                        _, _, _, _, _, fl, _, im, co = vec[t]
-                        flags |= fl
-                        imm |= im
-                        if co:
-                            cd = _longest_cooldowns(cd, co)
-            else:
-                flags = base.flags | fl2
-                imm = base.rimm | im2
-                cd = base.cd
-                if co2:
-                    cd = _longest_cooldowns(cd, co2)
-            num = base.raw
-            if n or n2:
-                num = [0] * 12 if num is None else num[:]
-                for i, x in n:
-                    num[i] -= x
-                for i, x in n2:
-                    num[i] += x
-                nums = self._numerals_cache.get((*num, flags & AMPH_TOXIC))
-                if nums is None:
-                    nums = self._numerals(num, flags & AMPH_TOXIC)
-            elif (flags ^ base.flags) & AMPH_TOXIC and num is not None:
-                nums = self._numerals(num, flags & AMPH_TOXIC)
-            else:
-                nums = base.nums                   # the same sums and bonuses: the same numerals
-            res = base.res
-            if r or r2:
-                res = list(res)
-                for i, x in r:
-                    res[i] -= x
-                for i, x in r2:
-                    res[i] += x
-                res = tuple(res)
-        s = Stats()
-        s.level, s.die = self.level_die[key[0]]
-        s.fer, s.surv, s.leth, s.hp = fer, surv, leth, hp
-        s.nums = nums
-        (s.armor, s.bait, s.counter, s.cpois, s.fear, s.hide, s.jump, s.pois, s.ram, s.regen,
-         s.shock, s.stun) = nums
-        s.smart, s.sneaky, s.crit, s.electro, s.school = FLAG_FIELDS[flags]
-        s.res = res
-        s.raw, s.rimm = num, imm          # the plain sums, for the next Stats built from this one
-        if s.shock:
-            imm |= IM_SHOCK          # a Fish with Shock is Immune to Shock
-        s.imm = imm
-        s.cd = cd
-        s.flags = flags
-        s.key = key
-        s.roll = s.level > 0 or fer >= self.guppy_min_fer      # can make an Attack roll
-        s.strike = s.roll + (2 if s.ram else 0)      # as legal_actions reads it (STRIKES kind)
-        s.special = s.hide or s.bait or s.jump       # (read for its truth only: no bool() call)
-        cache[key] = s
+        if s is None:
+            s = self.guppy_s.copy()
+            for slot, t in enumerate(key):
+                if t >= 0:
+                    self._swap_card(s, slot, t)
+            if len(self._stats_cache) > 20000:
+                self._stats_cache.clear()
+            self._stats_cache[key] = s
         return s
 
-    def _sum_cards(self, key):
-        """The plain totals of the nine cards of key: (ferocity, survival, lethality, health,
-        numeral sums or None, flag bits, Immune bits, Resists, Cooldowns)."""
-        fer, surv, leth, hp = self.guppy_stats if key[0] < 0 else _ZERO4
-        num = None
-        flags = imm = 0
-        res = _ZERO5
-        cd = _ZERO4
+    def _guppy_stats(self) -> Stats:
+        """A Fish with no cards: the Guppy."""
+        s = Stats()
+        s.level = s.die = 0
+        s.fer, s.surv, s.leth, s.hp = self.guppy_stats
+        s.raw = [0] * len(NUMERALS)
+        s.nums = self._numerals(s.raw, 0)
+        (s.armor, s.bait, s.counter, s.cpois, s.fear, s.hide, s.jump, s.pois, s.ram, s.regen,
+         s.shock, s.stun) = s.nums
+        s.flags = 0
+        s.smart, s.sneaky, s.crit, s.electro, s.school = FLAG_FIELDS[0]
+        s.res = _ZERO5
+        s.rimm = s.imm = 0
+        s.cd = _ZERO4
+        s.key = [-1] * 9
+        s.roll = s.fer >= self.guppy_min_fer
+        s.strike = int(s.roll)
+        s.special = 0
+        return s
+
+    def _swap_card(self, s, slot, new):
+        """Card type `new` takes `slot` (0: the Body, 1-8: the part locations) of Stats s, in
+        place: the sums move by the two cards' difference, and whatever neither card touches
+        (the numerals, the Resists, the flags) stays as it is."""
+        key = s.key
+        old = key[slot]
+        key[slot] = new
         vec = self.vec
-        for t in key:
-            if t < 0:
-                continue
-            a, b, c, d, n, fl, r, im, co = vec[t]
-            fer += a
-            surv += b
-            leth += c
-            hp += d
-            if n:
-                if num is None:
-                    num = [0] * 12
-                for i, x in n:
-                    num[i] += x
-            if r:
-                res = list(res)
-                for i, x in r:
-                    res[i] += x
-                res = tuple(res)
-            if co:
-                cd = _longest_cooldowns(cd, co)
-            flags |= fl
-            imm |= im
-        return fer, surv, leth, hp, num, flags, imm, res, cd
+        a, b, c, d, n, fl, r, im, co = (self.part_vec if slot else self.body_vec)[old]
+        a2, b2, c2, d2, n2, fl2, r2, im2, co2 = vec[new]
+        fer = s.fer = s.fer - a + a2
+        s.surv += b2 - b
+        s.leth += c2 - c
+        s.hp += d2 - d
+        if not slot:
+            s.level, s.die = self.level_die[new]
+        was = s.flags
+        if fl or im or co:
+            # A flag, an immunity or a Cooldown cannot be subtracted: gather them again.
+            flags = imm = 0
+            cd = _ZERO4
+            for t in key:
+                if t >= 0:
+                    _, _, _, _, _, card_flags, _, card_imm, card_cd = vec[t]
+                    flags |= card_flags
+                    imm |= card_imm
+                    if card_cd:
+                        cd = _longest_cooldowns(cd, card_cd)
+            s.cd = cd
+        else:
+            flags = was | fl2
+            imm = s.rimm | im2
+            if co2:
+                s.cd = _longest_cooldowns(s.cd, co2)
+        if flags != was:
+            s.flags = flags
+            s.smart, s.sneaky, s.crit, s.electro, s.school = FLAG_FIELDS[flags]
+        if n or n2 or (flags ^ was) & AMPH_TOXIC:
+            raw = s.raw
+            for i, x in n:
+                raw[i] -= x
+            for i, x in n2:
+                raw[i] += x
+            nums = self._numerals(raw, flags & AMPH_TOXIC)
+            if nums != s.nums:
+                s.nums = nums
+                (s.armor, s.bait, s.counter, s.cpois, s.fear, s.hide, s.jump, s.pois, s.ram,
+                 s.regen, s.shock, s.stun) = nums
+                s.special = s.hide or s.bait or s.jump   # (read for its truth only: no bool())
+        if r or r2:
+            res = list(s.res)
+            for i, x in r:
+                res[i] -= x
+            for i, x in r2:
+                res[i] += x
+            s.res = tuple(res)
+        s.rimm = imm                  # the plain immunities, for the next swap
+        s.imm = imm | IM_SHOCK if s.shock else imm     # a Fish with Shock is Immune to Shock
+        roll = s.roll = s.level > 0 or fer >= self.guppy_min_fer    # can make an Attack roll
+        s.strike = roll + (2 if s.ram else 0)        # as legal_actions reads it (STRIKES kind)
 
     def _numerals(self, num, amph_toxic):
         """The effective numerals from their sums: the Amphibious and Toxic bonuses, then the
@@ -862,6 +853,7 @@ class AdaptEngine(Engine):
         f.auto = 0
         f.sblock = -1
         f.s = self.guppy_s
+        f.own = False
         return f
 
     # -- the match ------------------------------------------------------------------------------
@@ -1280,7 +1272,9 @@ class AdaptEngine(Engine):
                 e = exp[tm] + gain
                 if e < cfg.plain_gain_below:
                     exp[tm] = e                        # nothing to trigger: the common case
-                else:
+                elif exp[tm] != cfg.cap:
+                    # (At the cap, which late in a match is every Turn, a gain changes nothing
+                    # and triggers nothing: _gain fills the pool only when it was below.)
                     self._gain(st, p, gain)
             cd = f.cd
             if cd != _NO_CD:
@@ -1359,13 +1353,11 @@ class AdaptEngine(Engine):
         ischool = cfg.ischool
         if ischool[c] or ischool[old]:
             f.sblock = st.turnno
-        key = list(f.s.key)
-        key[slot] = cfg.ct[c]
-        key = tuple(key)
-        s = self._stats_cache.get(key)
-        if s is None:
-            s = self._stats_key(key, f.s, slot)
-        f.s = s
+        s = f.s
+        if not f.own:
+            s = f.s = s.copy()       # (shared with a clone or the Guppy: changed only as a copy)
+            f.own = True
+        self._swap_card(s, slot, cfg.ct[c])
         # Adapting never defeats a Fish: above its Health it is 1 Damage from defeat.
         f.fragile = f.dmg > s.hp
         imm = s.imm
@@ -1873,6 +1865,7 @@ class AdaptEngine(Engine):
             f.alive = bool(spec.get("alive", True))
             f.s = self._stats(types[f.body] if f.body >= 0 else -1,
                               tuple(types[c] if c >= 0 else -1 for c in f.parts))
+            f.own = False
             f.fragile = f.dmg > f.s.hp and f.alive
             if "exp" in spec:
                 st.exp[cfg.team[p]] = int(spec["exp"])
