@@ -207,8 +207,9 @@ _SEL_E = frozenset((S_OWN_E, S_OPP_E, S_OWN_FE, S_OPP_FE))
 _SWF_OUT = tuple(tuple(SWF[d][e] for e in R3 if e != d) for d in R3)
 # the dojo each player's fighters fight from when no Komodo Dragon is in play: their own
 _OWN_DOJOS = (0, 1, 2)
-# the position codes of dojo d: its fighter, then its equipment
-_SOURCES = tuple((FC[d], *EC[d]) for d in R3)
+# the fight results and knockouts between rounds (a fight stores new lists)
+_NO_RESULTS = ((NOFIGHT,) * ND, (NOFIGHT,) * ND)
+_NO_KNOCKOUTS = ((False,) * ND, (False,) * ND)
 
 # What the choices of an effect's first step depend on (_Chooser.depends): the state at large
 # (a draw, a knockout-pile return), or the layout of one side: which dojos hold a fighter, how
@@ -553,13 +554,12 @@ class AmfibidoEngine(ViewsMixin, Engine):
         box = st.box
         F = st.fighter[p]
         E = st.equip[p]
-        E0, E1, E2 = E
         hand = st.hand[p]
         dof = box.dof
         acts = [PASS]
-        neut = None
         if hand:
             kind_d = self.kind_d
+            A_field = self.A_field
             seen = []
             combo_to = -1       # the dojos taking combo moves, once a combo move asks
             for c in hand:
@@ -569,8 +569,9 @@ class AmfibidoEngine(ViewsMixin, Engine):
                 seen.append(dd)
                 k = kind_d[dd]
                 if k == K_FIGHTER:
-                    acts += self.A_field[dd]
+                    acts += A_field[dd]
                 elif k == K_EQUIP:
+                    E0, E1, E2 = E
                     if len(E0) < 2 and len(E1) < 2 and len(E2) < 2:
                         acts += self.A_equip[dd]
                     else:
@@ -588,42 +589,62 @@ class AmfibidoEngine(ViewsMixin, Engine):
                         for d in R3:
                             f = F[d]
                             if f >= 0:
-                                if nocombo[f]:
-                                    if neut is None:
-                                        neut = self._neut(st)
-                                    if f not in neut:
-                                        continue
+                                if nocombo[f] and not self._neutralized(st, p, d, f):
+                                    continue
                                 combo_to |= 1 << d
                     acts += self.A_combo_to[dd][combo_to]
                 elif k == K_ACTION:
                     acts += self._chosen_actions(st, p, self.play_chooser[dd])
-        abset = box.abset
-        if not abset.isdisjoint([*F, *E0, *E1, *E2]):
-            used = st.used
-            ability_chooser = self.ability_chooser
-            cost_from_hand = self.cost_from_hand
-            for d in R3:
-                # the fighter in dojo d, then its equipment: each with its own action ability
-                f = F[d]
-                Ed = E[d]
-                if f not in abset and (not Ed or abset.isdisjoint(Ed)):
-                    continue
-                for c, src in zip((f, *Ed), _SOURCES[d], strict=False):
-                    if c not in abset or c in used:
-                        continue
-                    if neut is None:
-                        neut = self._neut(st)
-                    if c in neut:
-                        continue
-                    dd = dof[c]
-                    if hand or not cost_from_hand[dd]:
-                        acts += self._chosen_actions(st, p, ability_chooser[dd][src])
+        E0, E1, E2 = E
+        if not box.abset.isdisjoint([*F, *E0, *E1, *E2]):
+            acts += self._board_ability_actions(st, p, bool(hand))
         s = st.sensei[p]
-        if s in abset and s not in st.used:
+        if box.abl[s] and s not in st.used:
             dd = dof[s]
             if hand or not self.cost_from_hand[dd]:
                 acts += self._chosen_actions(st, p, self.ability_chooser[dd]["S"])
         return acts
+
+    def _board_ability_actions(self, st, p, has_hand) -> list:
+        """The action abilities of p's cards in the dojos: each fighter, then its equipment (an
+        ability whose cost takes a card from the hand needs a hand)."""
+        box = st.box
+        dof = box.dof
+        abl = box.abl
+        used = st.used
+        cost_from_hand = self.cost_from_hand
+        ability_chooser = self.ability_chooser
+        F = st.fighter[p]
+        E = st.equip[p]
+        acts = []
+        for d in R3:
+            f = F[d]
+            if abl[f] and f not in used and (has_hand or not cost_from_hand[dof[f]]) \
+                    and not self._neutralized(st, p, d, f):
+                acts += self._chosen_actions(st, p, ability_chooser[dof[f]][FC[d]])
+            Ed = E[d]
+            if not Ed:
+                continue
+            for e, code in zip(Ed, EC[d], strict=False):
+                if abl[e] and e not in used and (has_hand or not cost_from_hand[dof[e]]) \
+                        and not self._neutralized(st, p, d, e):
+                    acts += self._chosen_actions(st, p, ability_chooser[dof[e]][code])
+        return acts
+
+    def _neutralized(self, st, p, d, c) -> bool:
+        """Whether card c of player p, in dojo d, is neutralized now. Only an effect of this round
+        or a neutralizer of the opponent facing it can reach it: without one, the whole set
+        (_neut) is not needed."""
+        if c not in st.tmp_neut:
+            nsl = st.box.nsl
+            o = 1 - p
+            if not nsl[st.fighter[o][d]]:
+                for e in st.equip[o][d]:
+                    if nsl[e]:
+                        break
+                else:
+                    return False
+        return c in self._neut(st)
 
     def _chosen_actions(self, st, p, chooser) -> tuple:
         """The field-phase actions of `chooser`: its head plus each choice its first step offers.
@@ -650,7 +671,7 @@ class AmfibidoEngine(ViewsMixin, Engine):
                     second = st.box.second
                     for d in R3:
                         f = F[d]
-                        if f >= 0 and second[f] and f not in self._neut(st):
+                        if f >= 0 and second[f] and not self._neutralized(st, side, d, f):
                             layout |= 1 << (27 + d)
         known = chooser.known
         acts = known.get(layout)
@@ -818,7 +839,7 @@ class AmfibidoEngine(ViewsMixin, Engine):
 
     def _cap(self, st, p, d) -> int:
         f = st.fighter[p][d]
-        if f >= 0 and st.box.info[f].second_equip and f not in self._neut(st):
+        if f >= 0 and st.box.info[f].second_equip and not self._neutralized(st, p, d, f):
             return 2
         return 1
 
@@ -1428,15 +1449,19 @@ class AmfibidoEngine(ViewsMixin, Engine):
                 return True
             if k == KO_OTHER and self._others(st, p, f, fi.ko_cr):
                 return True
-        E = st.equip[p][d]
-        return bool(E) and any(info[e].grant_ko and e not in neut for e in E)    # no generator when empty
+        for e in st.equip[p][d]:  # noqa: SIM110 - a plain loop: no generator frame
+            if info[e].grant_ko and e not in neut:
+                return True
+        return False
 
     def _protected(self, st, p, d, f, neut) -> bool:
         info = st.box.info
         if info[f].no_ko and f not in neut:
             return True
-        E = st.equip[p][d]
-        return bool(E) and any(info[e].protect and e not in neut for e in E)    # no generator when empty
+        for e in st.equip[p][d]:  # noqa: SIM110 - a plain loop: no generator frame
+            if info[e].protect and e not in neut:
+                return True
+        return False
 
     def _neut(self, st):
         """The set of card ids whose abilities are ignored right now."""
@@ -1544,6 +1569,7 @@ class AmfibidoEngine(ViewsMixin, Engine):
         else:
             (fight0, fight1), (home0, home1) = self._board(st, neut)
         power = self._power
+        info = st.box.info
         res0 = [NOFIGHT] * ND
         res1 = [NOFIGHT] * ND
         kod = [[False] * ND, [False] * ND]
@@ -1582,7 +1608,9 @@ class AmfibidoEngine(ViewsMixin, Engine):
                 wins1 += 1
                 wc, lc, home_w, home_lo = b, a, home1, home0
             lo = 1 - w
-            if lc >= 0 and home_lo[d] == d and self._has_ko(st, w, d, wc, home_w[d], neut) \
+            # a knockout needs a card that can give one (most winners have none)
+            if lc >= 0 and home_lo[d] == d and (info[wc].ko or st.tmp_ko or st.equip[w][d]) \
+                    and self._has_ko(st, w, d, wc, home_w[d], neut) \
                     and not self._protected(st, lo, d, lc, neut):
                 kod[lo][d] = True
         res = [res0, res1]
@@ -1680,8 +1708,8 @@ class AmfibidoEngine(ViewsMixin, Engine):
         st.tmp_ko = []
         st.tmp_plus = []
         st.used = []
-        st.res = [[NOFIGHT] * ND, [NOFIGHT] * ND]
-        st.kod = [[False] * ND, [False] * ND]
+        st.res = _NO_RESULTS    # read-only until the next fight makes new ones
+        st.kod = _NO_KNOCKOUTS
         st.fneut = EMPTY
         self._start_round(st)
 

@@ -60,7 +60,7 @@ class Box:
     """The cards of one box (a setup): instance ids -> CardInfo. Shared, never copied."""
 
     __slots__ = ("info", "n", "levels", "sensei", "count", "label", "kind", "dof", "ab", "nsrc",
-                 "nocombo", "isf", "nset", "abset", "second", "jset", "kset", "eset")
+                 "nocombo", "isf", "nset", "abset", "second", "jset", "kset", "eset", "abl", "nsl")
 
     def __init__(self, infos, counts, label):
         self.info = []
@@ -86,6 +86,10 @@ class Box:
         self.nsrc = [bool(i.neut_f or i.neut_e) for i in info]
         self.nset = frozenset(c for c in range(self.n) if self.nsrc[c])
         self.abset = frozenset(c for c in range(self.n) if self.ab[c])
+        # The same flags indexed by a place's card id, where -1 (an empty place) reads the
+        # trailing False: hot loops test a place without checking that it holds a card.
+        self.abl = [*self.ab, False]
+        self.nsl = [*self.nsrc, False]
         self.nocombo = [i.no_combo for i in info]
         self.isf = [i.type == FIGHTER for i in info]
         self.second = [bool(i.second_equip) for i in info]
