@@ -167,3 +167,22 @@ def test_keywords_are_found_wherever_the_field_specs_put_them():
     engine.keywords = engine.keywords - {"Armor"}
     messages = [c.message for c in static_conflicts(engine)]
     assert messages and all("Armor" in m for m in messages)
+
+
+def test_simulating_in_process_leaves_the_callers_garbage_collector_as_it_was():
+    # the loaded game is kept out of collections while matches run, and handed back after
+    import gc
+
+    from cardgen.sim.runner import simulate
+
+    game = load_game(ROOT / "content" / "dojo-duel")
+    assert gc.get_freeze_count() == 0
+    results, _ = simulate(game, matches=20, seed=5, jobs=1)
+    assert len(results) == 20 and all(r.finished for r in results)
+    assert gc.get_freeze_count() == 0
+    gc.freeze()
+    try:
+        simulate(game, matches=5, seed=5, jobs=1)
+        assert gc.get_freeze_count() > 0, "what the caller froze stays frozen"
+    finally:
+        gc.unfreeze()

@@ -6,6 +6,7 @@ the bots' RNGs. So `cardgen replay GAME --seed S` with the same decks and bots r
 
 from __future__ import annotations
 
+import gc
 import hashlib
 import os
 import random
@@ -13,6 +14,7 @@ import sys
 import time
 import traceback
 from collections import Counter
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -184,6 +186,27 @@ def _init_worker(game_folder: str, deck_paths: list[str] | None, bot_names: list
                    check=check)
 
 
+def _init_pool_worker(game_folder: str, deck_paths: list[str] | None, bot_names: list[str],
+                      check: bool) -> None:
+    _init_worker(game_folder, deck_paths, bot_names, check)
+    gc.freeze()     # see _loaded_objects_frozen; the worker ends with the pool, so no unfreeze
+
+
+@contextmanager
+def _loaded_objects_frozen():
+    """Keep the garbage collector off everything loaded so far (the game, its engine and tables)
+    while matches run. They live through every match, yet each full collection walked them all
+    again: freezing them measured 3% fewer instructions per action for A.D.A.P.T. and Amiibart.
+    Matches still free their own garbage as before."""
+    frozen_by_caller = gc.get_freeze_count()
+    gc.freeze()
+    try:
+        yield
+    finally:
+        if not frozen_by_caller:       # (never unfreeze what the caller froze)
+            gc.unfreeze()
+
+
 def _run_chunk(seeds: list[int]) -> list[MatchResult]:
     w = _WORKER
     return [play_match(w["engine"], w["setups"], s, w["bots"], check_invariants=w["check"])
@@ -209,9 +232,10 @@ def simulate(game, *, matches: int, seed: int = 1, jobs: int | None = None,
     if jobs == 1 or matches < 50:
         _init_worker(str(game.folder), decks, bots, check_invariants)
         results = []
-        for i in range(0, len(seeds), 100):
-            results.extend(_run_chunk(seeds[i:i + 100]))
-            _progress(progress, len(results), matches)
+        with _loaded_objects_frozen():
+            for i in range(0, len(seeds), 100):
+                results.extend(_run_chunk(seeds[i:i + 100]))
+                _progress(progress, len(results), matches)
     else:
         import multiprocessing
 
@@ -219,7 +243,7 @@ def simulate(game, *, matches: int, seed: int = 1, jobs: int | None = None,
         chunks = [seeds[i:i + chunk] for i in range(0, len(seeds), chunk)]
         context = multiprocessing.get_context("fork" if sys.platform != "win32" else "spawn")
         results = []
-        with context.Pool(jobs, _init_worker, (str(game.folder), decks, bots, check_invariants)) as pool:
+        with context.Pool(jobs, _init_pool_worker, (str(game.folder), decks, bots, check_invariants)) as pool:
             for part in pool.imap(_run_chunk, chunks):
                 results.extend(part)
                 _progress(progress, len(results), matches)
