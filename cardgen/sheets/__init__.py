@@ -252,7 +252,7 @@ def _sheets_group(targets, out_root: Path, options: SheetOptions, jobs: int | No
         start = time.perf_counter()
         try:
             paths = make_sheets(game, Path(out_root) / game.id, deck, options, notes, jobs, force,
-                                (preloaded or {}).get(game.folder))
+                                (preloaded or {}).get(id(game)))
         except ContentError as exc:
             results.append(exc)
         else:

@@ -57,8 +57,8 @@ def warm_up(games=()) -> dict:
     afterwards share it: the imports, the fonts every sheet uses (the margin notes' family and
     the icon font), and each of `games`' layouts with the fonts of their styles. Loading the
     imports and the note fonts in each process cost half a billion instructions (~0.15 s) each,
-    measured with callgrind. Returns the layouts by game folder; a game whose layouts do not load
-    is left out (its own process reports the error)."""
+    measured with callgrind. Returns the layouts by id(game) (each belongs to its Game object); a
+    game whose layouts do not load is left out (its own process reports the error)."""
     import jinja2.sandbox  # noqa: F401
     import reportlab.pdfgen.canvas  # noqa: F401
 
@@ -72,8 +72,10 @@ def warm_up(games=()) -> dict:
     glyph_bounds(book.icon_face().path, "")      # reads the glyph boxes icons are centred by
     loaded = {}
     for game in games:
+        if id(game) in loaded:
+            continue                # (a game with several decks to print)
         try:
-            layouts = loaded[game.folder] = load_layouts(game)
+            layouts = loaded[id(game)] = load_layouts(game)
         except ContentError:
             continue
         for style in layouts.styles.values():
