@@ -553,11 +553,7 @@ class ComboFighterEngine(Engine):
         s.dmg = [0, 0]
         s.sig = -1
         s.phase = CHOOSE
-        f = s.fs[s.act[0]]
-        if f.hand and not f.solo:           # the common case of _next_chooser, without the call
-            s.cur = 0
-        else:
-            self._next_chooser(s)
+        self._next_chooser(s)
 
     def _next_chooser(self, s: CFState) -> None:
         for seat in (0, 1):
@@ -838,11 +834,7 @@ class ComboFighterEngine(Engine):
 
     def _refill(self, s: CFState, seat: int) -> None:
         f = s.fs[s.act[seat]]
-        o = s.fs[s.act[1 - seat]]           # _limit, inlined: a refill follows most discards
-        limit = o.ch.sides[o.side].opp_limit
-        if not 0 < limit < self.hand_limit:
-            limit = self.hand_limit
-        need = limit - len(f.hand)
+        need = self._limit(s, seat) - len(f.hand)
         if need <= 0:
             return
         deck = f.deck
@@ -1077,11 +1069,7 @@ class ComboFighterEngine(Engine):
                     raise IllegalAction(f"{action!r}: not a card in hand") from None
                 s.choice[seat] = c
                 s.played[seat].append(c)
-            other = s.fs[s.act[1]]
-            if seat == 0 and s.choice[1] < 0 and other.hand and not other.solo:
-                s.cur = 1                   # the common case of _next_chooser, without the call
-            else:
-                self._next_chooser(s)
+            self._next_chooser(s)
         elif ph == DISCARD:
             seat = s.cur
             f = s.fs[s.act[seat]]
