@@ -263,7 +263,6 @@ def test_fonts_read_directly_match_fonttools(path):
                                                    glyph.xMax / upem, glyph.yMax / upem)
 
 
-
 def test_elements_without_templates_are_laid_out_once_and_stay_the_same():
     """A label or frame with no template gives the same items on every card (laid out once per
     process); an element with a template is laid out for each card."""

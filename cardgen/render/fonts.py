@@ -88,6 +88,7 @@ class _Font:
 
     tables: dict            # tag -> the table's bytes
     cmap: dict              # codepoint -> glyph index
+    upem: int               # units per em (from 'head')
 
     def table(self, tag: str) -> bytes:
         found = self.tables.get(tag)
@@ -117,7 +118,8 @@ def _open(path: str) -> _Font:
         for tag in ("cmap", "head", "hhea", "hmtx", "maxp"):
             if tag not in tables:
                 raise ValueError(f"no '{tag}' table: not a TrueType font")
-        return _Font(tables, _best_cmap(tables["cmap"]))
+        (upem,) = struct.unpack_from(">H", tables["head"], 18)
+        return _Font(tables, _best_cmap(tables["cmap"]), upem)
     except (struct.error, IndexError) as exc:
         raise ValueError(f"not a TrueType font, or a damaged one ({exc})") from None
 
@@ -199,11 +201,11 @@ def load_face(path: str) -> Face:
         (long_metrics,) = struct.unpack_from(">H", hhea, 34)
         widths = [w for w, _lsb in struct.iter_unpack(">Hh", font.table("hmtx")[:4 * long_metrics])]
         widths += [widths[-1]] * (glyphs - long_metrics)     # the rest share the last advance
-        (upem,) = struct.unpack_from(">H", font.table("head"), 18)
     except (struct.error, IndexError) as exc:
         raise ValueError(f"{path}: a damaged font ({exc})") from None
     advances = {cp: widths[glyph] for cp, glyph in font.cmap.items() if glyph < glyphs}
     name = "cg_" + Path(path).stem.replace(" ", "")
+    upem = font.upem
     return Face(str(path), name, upem, ascent / upem, -descent / upem, advances)
 
 
@@ -212,10 +214,8 @@ def _glyph_boxes(path: str):
     """(codepoint -> glyph index, the raw 'loca' and 'glyf' tables, loca's format, units per em).
     Each glyph's ink box is in the first bytes of its record, so no glyph is parsed."""
     font = _open(path)
-    head = font.table("head")
-    (upem,) = struct.unpack_from(">H", head, 18)
-    (long_offsets,) = struct.unpack_from(">h", head, 50)
-    return font.cmap, font.table("loca"), font.table("glyf"), long_offsets, upem
+    (long_offsets,) = struct.unpack_from(">h", font.table("head"), 50)
+    return font.cmap, font.table("loca"), font.table("glyf"), long_offsets, font.upem
 
 
 @lru_cache(maxsize=512)

@@ -185,7 +185,7 @@ def _fonts(raw, game: Game, issues: IssueList) -> dict[str, dict[str, Path]]:
                 continue
             try:
                 load_face(str(path))
-            except (OSError, ValueError, Exception) as exc:  # a damaged file fails in assorted ways
+            except Exception as exc:  # a missing or damaged file fails in assorted ways
                 issues.add(line, f"fonts.{family}", f"cannot use {rel}: {exc}")
                 continue
             out[family][variant] = path
