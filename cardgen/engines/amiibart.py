@@ -142,9 +142,9 @@ from cardgen.errors import ContentError, Issue
 T_FIGHTER, T_SPELL, T_STAGE, T_POWER, T_TOKEN = range(5)
 _TYPES = {"fighter": T_FIGHTER, "spell": T_SPELL, "stage": T_STAGE, "power": T_POWER, "token": T_TOKEN}
 
-# Jobs waiting in state.queue (tuples; the first item says which). J_ENDTRIG is no longer queued
-# (the end-of-turn triggers are gathered at once, the queue being empty then); it keeps its number.
-J_FX, J_ASTEP, J_PLAYED, J_CAST, J_PICKD, J_FORGE, J_PICKH, J_ENDTRIG, J_HAZRES, J_SUMMONED = range(10)
+# Jobs waiting in state.queue (tuples; the first item says which). The end-of-turn triggers are
+# not a job: they are gathered at once, the queue being empty then.
+J_FX, J_ASTEP, J_PLAYED, J_CAST, J_PICKD, J_FORGE, J_PICKH, J_HAZRES, J_SUMMONED = range(9)
 
 END = (0,)
 NONE_REF = None
