@@ -113,6 +113,8 @@ from __future__ import annotations
 
 import random
 import re
+import struct
+from math import floor
 from operator import getitem
 from pathlib import Path
 
@@ -162,7 +164,7 @@ NUM_ATTR = {"Armor": "armor", "Bait": "bait", "Counter Attack": "counter",
             "Poisonous": "pois", "Ram": "ram", "Regeneration": "regen", "Shock": "shock",
             "Stun": "stun"}
 
-# Phases of a Turn.
+# Phases of a Turn (P_ACTION must stay 0 and P_SECOND 1: the phase tests read them as numbers).
 P_ACTION, P_SECOND, P_SCHOOL, P_CHOICE, P_OVER = 0, 1, 2, 3, 4
 PHASE_NAMES = ("action", "second", "school", "choice", "over")
 # Where a "card of your choice" Random Selection returns to.
@@ -187,6 +189,9 @@ JUMP = tuple(("jump", r) for r in range(8))
 MASK_BITS = tuple(tuple(q for q in range(6) if m >> q & 1) for m in range(64))
 NEXT_ALIVE = tuple(tuple(next(((p + k) % 6 for k in range(1, 7) if m >> ((p + k) % 6) & 1), -1)
                          for p in range(6)) for m in range(64))
+# RIVALS[mask][p]: the Fish in the set other than p (as MASK_BITS[mask & ~(1 << p)]: in 3.11 a bit
+# operation is a generic, slower instruction, a tuple index a specialized one).
+RIVALS = tuple(tuple(MASK_BITS[m & ~(1 << p)] for p in range(6)) for m in range(64))
 STRIKES = (None,
            *(tuple(tuple(a for q in MASK_BITS[m] for a in ((ATTACK[q],) if kind & 1 else ())
                          + ((RAM[q],) if kind & 2 else ()))
@@ -233,7 +238,7 @@ class Stats:
                                                           self.electro, self.school)
         c.res, c.imm, c.cd, c.flags = self.res, self.imm, self.cd, self.flags
         c.key = self.key[:]
-        c.raw = self.raw[:]
+        c.raw = self.raw
         c.rimm = self.rimm
         c.roll, c.strike, c.special = self.roll, self.strike, self.special
         return c
@@ -241,7 +246,8 @@ class Stats:
 
 class Fish:
     __slots__ = ("body", "parts", "under", "pgp", "dmg", "poison", "stun", "hide", "jump", "jlen",
-                 "splash", "cd", "bait", "alive", "fragile", "auto", "sblock", "s", "own")
+                 "splash", "cd", "bait", "alive", "fragile", "auto", "sblock", "s", "own", "rare",
+                 "hold")
 
     def copy(self):
         c = Fish.__new__(Fish)
@@ -263,6 +269,8 @@ class Fish:
         c.auto = self.auto
         c.sblock = self.sblock
         c.s = self.s
+        c.rare = self.rare
+        c.hold = self.hold
         c.own = self.own = False        # the Stats is shared now: whichever Adapts first copies it
         return c
 
@@ -274,7 +282,7 @@ class Config:
                  "skipcost", "blev", "ilev", "icost", "iloc", "ids", "iadapt", "iname",
                  "team", "nteams", "school_battle", "multi", "ct", "seats", "variants", "total",
                  "bbit", "above", "body_at", "price", "fullprice", "buyprice", "adaptprice", "foes",
-                 "islot", "ischool", "plain_gain_below", "exp_start")
+                 "islot", "ischool", "plain_gain_below", "exp_start", "bare_hold")
 
 
 class AdaptState:
@@ -284,12 +292,45 @@ class AdaptState:
                  "quiet", "alive", "air")
 
 
+_SIZES = [float(k + 1) for k in range(128)]       # _SIZES[i] = i + 1 as a float
+
+
 def _shuffle(rng, cards):
-    """Fisher-Yates on rng.random(): the same order for the same seed, faster than rng.shuffle."""
+    """Fisher-Yates on rng.random(): the same order for the same seed, faster than rng.shuffle.
+    j = int(random() * (i + 1)), computed as floor(random() * _SIZES[i]): a float product and
+    math.floor cost less than an int-float product and int(), with the same result."""
     rnd = rng.random
+    sizes = _SIZES
+    if len(cards) > len(sizes):
+        sizes.extend(float(k + 1) for k in range(len(sizes), len(cards)))
     for i in range(len(cards) - 1, 0, -1):
-        j = int(rnd() * (i + 1))
+        j = floor(rnd() * sizes[i])
         cards[i], cards[j] = cards[j], cards[i]
+
+
+# The numeral sums of a card or a Fish as one int, NUM_BITS bits a numeral (signed), above 7 zero
+# bits: the sums of two Fish differ by the difference of two cards, one subtraction and one
+# addition, and raw | amph_toxic (7 bits) keys the _numerals cache. With no negative numeral on
+# any card (the usual case) the fields are plain 16-bit unsigned ints, which struct reads at once
+# (on a cache miss: some 1,600 of them in the first 300 matches).
+NUM_BITS = 16
+_UNPACK_PLAIN = struct.Struct(f"<{len(NUMERALS)}H").unpack
+
+
+def _pack_numerals(num) -> int:
+    return sum(x << (NUM_BITS * i) for i, x in enumerate(num)) << 7
+
+
+def _unpack_numerals(raw: int) -> list:
+    raw >>= 7
+    out = []
+    for _ in NUMERALS:
+        x = raw & ((1 << NUM_BITS) - 1)
+        if x >> (NUM_BITS - 1):
+            x -= 1 << NUM_BITS
+        out.append(x)
+        raw = (raw - x) >> NUM_BITS
+    return out
 
 
 def _longest_cooldowns(cd: tuple, card: tuple) -> tuple:
@@ -370,10 +411,12 @@ class AdaptEngine(Engine):
         # from the end, as Python does: 0).
         self.clamp_rows = [[min(x, cap) for x in range(128)] + [0] * 128 for cap in self.cap_eff]
         self.vec = self._card_vectors()
+        # The numeral sums of nine cards stay below 2**15 and never borrow (see _UNPACK_PLAIN).
+        self.plain_numerals = all(0 <= x < 3000 for v in self.vec for x in _unpack_numerals(v[4]))
         # The same with one more entry, read as index -1: an empty part slot, and the Guppy that
         # an empty Body slot stands for.
-        self.part_vec = [*self.vec, (0, 0, 0, 0, (), 0, (), 0, ())]
-        self.body_vec = [*self.vec, (*self.guppy_stats, (), 0, (), 0, ())]
+        self.part_vec = [*self.vec, (0, 0, 0, 0, 0, None, ())]
+        self.body_vec = [*self.vec, (*self.guppy_stats, 0, None, ())]
         self.level_die = [(lvl, sides) for lvl, sides in zip(self.level, self.die, strict=True)]
         self.level_die.append((0, 0))          # the Guppy (Body type -1)
         self._stats_cache: dict = {}       # the Stats `_stats` built (for bots and scenarios)
@@ -454,7 +497,8 @@ class AdaptEngine(Engine):
         return dict(self.unsupported)
 
     def _card_vectors(self):
-        """Per card type: (stats, numerals or None, flag bits, resist or None, immune, cooldowns)."""
+        """Per card type: (ferocity, survival, lethality, health, its numerals packed in one int
+        (_pack_numerals), (flag bits, immune bits, cooldowns) or None if it has none, resists)."""
         vec = []
         for t, fx in enumerate(self.fx):
             fer, surv, leth, hp = self.stat[t]
@@ -485,10 +529,10 @@ class AdaptEngine(Engine):
                         leth += e[2]
                     else:
                         hp += e[2]
-            n = tuple((i, x) for i, x in enumerate(num) if x)
             r = tuple((i, x) for i, x in enumerate(res) if x)
             co = tuple((i, x) for i, x in enumerate(cd) if x)
-            vec.append((fer, surv, leth, hp, n, flags, r, imm, co))
+            fic = (flags, imm, co) if flags or imm or co else None
+            vec.append((fer, surv, leth, hp, _pack_numerals(num), fic, r))
         return vec
 
     def _stats(self, body, parts) -> Stats:
@@ -511,8 +555,8 @@ class AdaptEngine(Engine):
         s = Stats()
         s.level = s.die = 0
         s.fer, s.surv, s.leth, s.hp = self.guppy_stats
-        s.raw = [0] * len(NUMERALS)
-        s.nums = self._numerals(s.raw, 0)
+        s.raw = 0
+        s.nums = self._numerals(0, 0)
         (s.armor, s.bait, s.counter, s.cpois, s.fear, s.hide, s.jump, s.pois, s.ram, s.regen,
          s.shock, s.stun) = s.nums
         s.flags = 0
@@ -529,72 +573,83 @@ class AdaptEngine(Engine):
     def _swap_card(self, s, slot, new):
         """Card type `new` takes `slot` (0: the Body, 1-8: the part locations) of Stats s, in
         place: the sums move by the two cards' difference, and whatever neither card touches
-        (the numerals, the Resists, the flags) stays as it is."""
+        (the numerals, the Resists, the flags) stays as it is, and so does what derives from it."""
         key = s.key
         old = key[slot]
         key[slot] = new
-        vec = self.vec
-        a, b, c, d, n, fl, r, im, co = (self.part_vec if slot else self.body_vec)[old]
-        a2, b2, c2, d2, n2, fl2, r2, im2, co2 = vec[new]
-        fer = s.fer = s.fer - a + a2
-        s.surv += b2 - b
-        s.leth += c2 - c
-        s.hp += d2 - d
+        fer0, surv0, leth0, hp0, pn0, fic0, r0 = (self.part_vec if slot else self.body_vec)[old]
+        fer1, surv1, leth1, hp1, pn1, fic1, r1 = self.vec[new]
+        fer = s.fer = s.fer - fer0 + fer1
+        s.surv += surv1 - surv0
+        s.leth += leth1 - leth0
+        s.hp += hp1 - hp0
+        restrike = fer0 != fer1               # whether s.roll and s.strike may change
         if not slot:
             s.level, s.die = self.level_die[new]
-        was = s.flags
-        if fl or im or co:
+            restrike = True
+        flags = was = s.flags
+        imm = -1                                 # -1: the immunities stay as they are
+        if fic0:
             # A flag, an immunity or a Cooldown cannot be subtracted: gather them again.
             flags = imm = 0
             cd = _ZERO4
+            vec = self.vec
             for t in key:
                 if t >= 0:
-                    _, _, _, _, _, card_flags, _, card_imm, card_cd = vec[t]
-                    flags |= card_flags
-                    imm |= card_imm
-                    if card_cd:
-                        cd = _longest_cooldowns(cd, card_cd)
+                    fic = vec[t][5]
+                    if fic:
+                        flags |= fic[0]
+                        imm |= fic[1]
+                        if fic[2]:
+                            cd = _longest_cooldowns(cd, fic[2])
             s.cd = cd
-        else:
-            flags = was | fl2
-            imm = s.rimm | im2
-            if co2:
-                s.cd = _longest_cooldowns(s.cd, co2)
+        elif fic1:
+            flags = was | fic1[0]
+            imm = s.rimm | fic1[1]
+            if fic1[2]:
+                s.cd = _longest_cooldowns(s.cd, fic1[2])
         if flags != was:
             s.flags = flags
             s.smart, s.sneaky, s.crit, s.electro, s.school = FLAG_FIELDS[flags]
-        if n or n2 or (flags ^ was) & AMPH_TOXIC:
-            raw = s.raw
-            for i, x in n:
-                raw[i] -= x
-            for i, x in n2:
-                raw[i] += x
-            nums = self._numerals(raw, flags & AMPH_TOXIC)
+        if pn0 != pn1 or (flags ^ was) & AMPH_TOXIC:
+            raw = s.raw = s.raw - pn0 + pn1
+            nums = self._numerals_cache.get(raw | flags & AMPH_TOXIC)
+            if nums is None:
+                nums = self._numerals(raw, flags & AMPH_TOXIC)
             if nums != s.nums:
                 s.nums = nums
                 (s.armor, s.bait, s.counter, s.cpois, s.fear, s.hide, s.jump, s.pois, s.ram,
                  s.regen, s.shock, s.stun) = nums
                 s.special = s.hide or s.bait or s.jump   # (read for its truth only: no bool())
-        if r or r2:
+                restrike = True
+                if imm < 0:
+                    imm = s.rimm
+        if r0 or r1:
             res = list(s.res)
-            for i, x in r:
+            for i, x in r0:
                 res[i] -= x
-            for i, x in r2:
+            for i, x in r1:
                 res[i] += x
             s.res = tuple(res)
-        s.rimm = imm                  # the plain immunities, for the next swap
-        s.imm = imm | IM_SHOCK if s.shock else imm     # a Fish with Shock is Immune to Shock
-        roll = s.roll = s.level > 0 or fer >= self.guppy_min_fer    # can make an Attack roll
-        s.strike = roll + (2 if s.ram else 0)        # as legal_actions reads it (STRIKES kind)
+        if imm >= 0:
+            s.rimm = imm                  # the plain immunities, for the next swap
+            s.imm = imm | IM_SHOCK if s.shock else imm     # a Fish with Shock is Immune to Shock
+        if restrike:
+            roll = s.roll = s.level > 0 or fer >= self.guppy_min_fer    # can make an Attack roll
+            s.strike = roll + (2 if s.ram else 0)        # as legal_actions reads it (STRIKES kind)
 
-    def _numerals(self, num, amph_toxic):
-        """The effective numerals from their sums: the Amphibious and Toxic bonuses, then the
-        caps. Cached: far fewer sums than Fish (the clamping was a third of a Stats miss)."""
-        key = (*num, amph_toxic)
+    def _numerals(self, raw, amph_toxic):
+        """The effective numerals from their sums (packed, as _pack_numerals): the Amphibious and
+        Toxic bonuses, then the caps. Cached by raw | amph_toxic: far fewer sums than Fish (the
+        clamping was a third of a Stats miss)."""
+        key = raw | amph_toxic
         out = self._numerals_cache.get(key)
         if out is not None:
             return out
-        num = num[:]                   # (the caller keeps the plain sums)
+        if self.plain_numerals:
+            num = list(_UNPACK_PLAIN((raw >> 7).to_bytes(2 * len(NUMERALS), "little")))
+        else:
+            num = _unpack_numerals(raw)
         if amph_toxic & FL_AMPHIBIOUS:
             if num[N_HIDE]:
                 num[N_HIDE] += 1
@@ -780,6 +835,9 @@ class AdaptEngine(Engine):
         # By Body Level and PGP size: the price row a Buy reads (a full PGP: the full price; the
         # spare rows cover a scenario that overfills a PGP).
         cfg.buyprice = [[cfg.price] * self.pgp_max + [full] * 16 for full in cfg.fullprice]
+        # By Body Level: a Fish's hold (_hold) while its PGP is empty.
+        cfg.bare_hold = [(2 << bl, cfg.above[bl] & -(2 << bl), cfg.buyprice[bl][0], ())
+                         for bl in range(len(cfg.bmax))]
 
     def _deck_types(self, cards, variants, boxes):
         if cards is None:
@@ -805,6 +863,9 @@ class AdaptEngine(Engine):
         st.rng = rng
         st.cfg = cfg
         st.fish = [self._new_fish() for _ in range(cfg.n)]
+        if cfg.school_battle:
+            for f in st.fish:
+                f.rare = True
         st.exp = cfg.exp_start[:]
         st.stream = [-1] * cfg.slots
         st.deck = []
@@ -814,8 +875,8 @@ class AdaptEngine(Engine):
         st.chooser = -1
         st.resume = RES_END
         st.removed = False
-        st.attacked = False
-        st.wiped = False
+        st.attacked = -1                # the turnno of the last Turn with an Attack (or Ram)
+        st.wiped = -1                   # the turnno of the last Turn with a Wipe
         st.blocked = 0
         st.over = False
         st.win = None
@@ -854,6 +915,8 @@ class AdaptEngine(Engine):
         f.sblock = -1
         f.s = self.guppy_s
         f.own = False
+        f.rare = False
+        f.hold = None
         return f
 
     # -- the match ------------------------------------------------------------------------------
@@ -911,9 +974,9 @@ class AdaptEngine(Engine):
         return state.first
 
     def current_player(self, st) -> int:
-        ph = st.phase
-        if ph == P_ACTION:               # (the usual case; a match that is over is in P_OVER)
+        if not st.phase:                 # P_ACTION (0), the usual case; a match over is in P_OVER
             return st.turn
+        ph = st.phase
         if st.over:
             return -1
         return st.chooser if ph == P_CHOICE else st.turn
@@ -929,7 +992,7 @@ class AdaptEngine(Engine):
         f = st.forced
         if f:
             return f.pop()
-        return int(st.rng.random() * sides) + 1
+        return floor(st.rng.random() * sides) + 1         # (as int(), for a product >= 0)
 
     def _draw(self, st):
         deck = st.deck
@@ -947,7 +1010,7 @@ class AdaptEngine(Engine):
         if acts is not None:
             return acts
         ph = st.phase
-        if ph != P_ACTION and ph != P_SECOND:      # (a match that is over is in P_OVER)
+        if ph > P_SECOND:                # not P_ACTION nor P_SECOND (a match over is in P_OVER)
             acts = st.legal = self._other_phase_actions(st)
             return acts
         # The Action phase, every Turn's one choice (this runs once per action the simulator takes),
@@ -960,58 +1023,52 @@ class AdaptEngine(Engine):
         s = f.s
         cfg = st.cfg
         my = cfg.team[p]
-        cd = f.cd
-        # A whole Action: not after Hide or Bait, not in the air, not stunned.
-        whole = ph == P_ACTION and f.jump <= 0 and not f.stun
-        if whole:
-            # How it can strike (the STRIKES kind): 1 an Attack roll, 2 a Ram off Cooldown, 3 both.
-            strike = s.strike if not cd[SA_RAM] else s.roll
-            # The Fish it can Attack: alive, not in the air, not hidden from it this Turn.
-            reach = st.alive & ~(st.air | st.blocked)
-            b = f.bait
-            if b >= 0 and strike and reach >> b & 1:
-                # Baited: the Action must be an Attack on the Fish that Baited it.
-                acts = st.legal = list(STRIKES[strike][1 << b])
-                return acts
+        # A whole Action: not after Hide or Bait, not in the air, not stunned. How it can strike
+        # (the STRIKES kind): 1 an Attack roll, 2 a Ram off Cooldown, 3 both.
+        if not (ph or f.rare):           # P_ACTION (0), and none of f.rare's conditions
+            whole = True                 # (no Cooldown runs, not in the air, stunned nor Baited)
+            strike = s.strike
+        else:
+            whole = ph == P_ACTION and f.jump <= 0 and not f.stun
+            if whole:
+                strike = s.strike if not f.cd[SA_RAM] else s.roll
+                b = f.bait
+                if b >= 0 and strike and (st.alive & ~(st.air | st.blocked)) >> b & 1:
+                    # Baited: the Action must be an Attack on the Fish that Baited it.
+                    acts = st.legal = list(STRIKES[strike][1 << b])
+                    return acts
         e = st.exp[my]
+        useless, _, price, adapt_cands = f.hold or self._hold(cfg, f)
         acts = []
         # Adapt from the PGP.
-        bl = s.level
-        pgp = f.pgp
-        tgp = bl                     # the highest Body Level it has or holds in its PGP
-        if pgp:
-            blev = cfg.blev
-            iadapt = cfg.iadapt
-            aprice = cfg.adaptprice[bl]
-            for c in pgp:
-                if blev[c] > tgp:
-                    tgp = blev[c]
-                if aprice[c] <= e:
-                    a = iadapt[c]
-                    if a not in acts:
-                        acts.append(a)
+        for need, a in adapt_cands:
+            if need <= e:
+                acts.append(a)
         # Buy; bm: the bit mask of the Body Levels in the stream (bit L for a Level-L Body), which
         # the Wipe rule reads.
-        price = cfg.buyprice[bl][len(pgp)]
         bbit = cfg.bbit
-        useless = 2 << tgp           # a Body's bit below this: a Level it has or holds already
         bm = 0
         others = -1
-        for i, c in enumerate(st.stream):
+        i = -1                       # the slot (a counter costs less than enumerate)
+        for c in st.stream:
+            i += 1
             b = bbit[c]
-            bm |= b
-            if price[c] > e:
-                continue
-            if b and b < useless:
-                # A Body it has no use for: only when no other Fish is below its Level.
-                if others < 0:
-                    others = 99
-                    for q in MASK_BITS[st.alive & ~(1 << p)]:
-                        level = fish[q].s.level
-                        if level < others:
-                            others = level
-                if b >> (others + 1):
+            if b:                    # a Body (a part, the usual card, takes the elif)
+                bm |= b
+                if price[c] > e:
                     continue
+                if b < useless:
+                    # A Body it has no use for: only when no other Fish is below its Level.
+                    if others < 0:
+                        others = 99
+                        for q in RIVALS[st.alive][p]:
+                            level = fish[q].s.level
+                            if level < others:
+                                others = level
+                    if b >> (others + 1):
+                        continue
+            elif price[c] > e:
+                continue
             acts.append(BUY[i])
         if not whole:
             if ph == P_SECOND:
@@ -1021,38 +1078,60 @@ class AdaptEngine(Engine):
             st.legal = acts
             return acts
         if strike:
-            targets = reach & cfg.foes[my]
+            # The Fish it can Attack: foes, alive, not in the air, not hidden from it this Turn.
+            targets = st.alive & cfg.foes[my]
+            if st.air or st.blocked:
+                targets &= ~(st.air | st.blocked)
             if targets:
                 acts += STRIKES[strike][targets]
         if s.special:
-            if s.hide and not cd[SA_HIDE] and e >= bl:
+            cd = f.cd
+            if s.hide and not cd[SA_HIDE] and e >= s.level:
                 acts.append(HIDE)
             if s.bait and not cd[SA_BAIT] and e >= self.bait_cost:
-                acts.extend(BAIT[q] for q in MASK_BITS[st.alive & ~st.air & cfg.foes[my]]
-                            if not fish[q].s.imm & IM_BAIT)
+                for q in MASK_BITS[st.alive & ~st.air & cfg.foes[my]]:
+                    if not fish[q].s.imm & IM_BAIT:
+                        acts.append(BAIT[q])
             if s.jump and not cd[SA_JUMP]:
                 acts.extend(JUMP[1:s.jump + 1])
         if bm:
             # No Wipe while a Body in the stream is one another living Fish could Adapt at once as
-            # a step up (a Level in (its level, bmax[level]]), unless that Fish holds a Body of
-            # that Level or higher in its PGP.
-            above = cfg.above
-            for q in MASK_BITS[st.alive & ~(1 << p)]:
+            # a step up (its hold's wipe block).
+            for q in RIVALS[st.alive][p]:
                 g = fish[q]
-                level = g.s.level
-                m = bm & above[level]
-                if m:
-                    held = level
-                    blev = cfg.blev
-                    for x in g.pgp:
-                        if blev[x] > held:
-                            held = blev[x]
-                    if m >> (held + 1):
-                        acts = st.legal = acts or [RANDOM]
-                        return acts
+                if bm & (g.hold or self._hold(cfg, g))[1]:
+                    acts = st.legal = acts or [RANDOM]
+                    return acts
         acts.append(WIPE)
         st.legal = acts
         return acts
+
+    @staticmethod
+    def _hold(cfg, f):
+        """What legal_actions reads of a Fish's Body Level and PGP, cached as f.hold until either
+        changes (whatever changes them sets f.hold = None): (useless: 2 << tgp, tgp the highest
+        Body Level it has or holds in its PGP, so that a Body's Level bit below it is a Level it
+        needs no more; its wipe block: the Body Levels in the stream that forbid a rival's
+        Wipe, those in (its Level, bmax[Level]] above tgp; its Buy price row; the Experience each
+        PGP card takes to Adapt now with its adapt action, once per card name)."""
+        bl = f.s.level
+        if not f.pgp:
+            h = f.hold = cfg.bare_hold[bl]
+            return h
+        tgp = bl
+        blev = cfg.blev
+        aprice = cfg.adaptprice[bl]
+        iadapt = cfg.iadapt
+        cands = []
+        for c in f.pgp:
+            if blev[c] > tgp:
+                tgp = blev[c]
+            cand = (aprice[c], iadapt[c])
+            if cand not in cands:        # (two copies of a card cost the same)
+                cands.append(cand)
+        useless = 2 << tgp
+        h = f.hold = (useless, cfg.above[bl] & -useless, cfg.buyprice[bl][len(f.pgp)], cands)
+        return h
 
     def _other_phase_actions(self, st):
         ph = st.phase
@@ -1085,15 +1164,8 @@ class AdaptEngine(Engine):
             raise IllegalAction(f"{action!r} is not legal here")
         st.legal = None
         kind = action[0]
-        ph = st.phase
-        if ph == P_CHOICE:
-            p = st.chooser
-            self._rs_take(st, p, action[1] - 1, "choice")
-            st.phase = P_ACTION
-            st.chooser = -1
-            self._resume(st)
-            return st
         p = st.turn
+        # (A legal "choose" is the P_CHOICE phase's only action, so the kind says the phase.)
         if kind == "buy":
             # Buy (inline: the most common action): pay its cost, then Adapt it at once if the
             # Fish can also pay that, else it waits in the PGP.
@@ -1114,6 +1186,7 @@ class AdaptEngine(Engine):
             else:
                 exp[tm] = e
                 f.pgp.append(c)
+                f.hold = None
             if f.s.school:
                 self._after_action(st)
             else:
@@ -1124,6 +1197,13 @@ class AdaptEngine(Engine):
                 self._after_action(st)
             else:
                 self._end_turn(st)                  # no School to send: the Turn ends
+        elif kind == "attack" or kind == "ram":
+            done = self._attack(st, p, action[1], kind == "ram")
+            if done and not st.over:
+                if st.fish[p].s.school:
+                    self._after_action(st)
+                else:
+                    self._end_turn(st)
         elif kind == "adapt":
             f = st.fish[p]
             ct = st.cfg.ct
@@ -1135,18 +1215,12 @@ class AdaptEngine(Engine):
             team = st.cfg.team[p]
             extra = self._adapt_cost(st.cfg, f, ct[c], st.exp[team])
             f.pgp.remove(c)
+            f.hold = None
             st.exp[team] -= extra
             self._adapt(st, p, c)
             self._after_action(st)
-        elif kind == "attack" or kind == "ram":
-            done = self._attack(st, p, action[1], kind == "ram")
-            if done and not st.over:
-                if st.fish[p].s.school:
-                    self._after_action(st)
-                else:
-                    self._end_turn(st)
         elif kind == "end":
-            if ph == P_SCHOOL:
+            if st.phase == P_SCHOOL:
                 self._end_turn(st)
             else:
                 self._after_action(st)
@@ -1156,6 +1230,7 @@ class AdaptEngine(Engine):
             f = st.fish[p]
             st.exp[st.cfg.team[p]] -= f.s.level
             f.hide = f.s.hide
+            f.rare = True
             if f.s.cd[SA_HIDE]:
                 f.cd[SA_HIDE] = f.s.cd[SA_HIDE]
             st.phase = P_SECOND
@@ -1164,11 +1239,18 @@ class AdaptEngine(Engine):
         elif kind == "jump":
             f = st.fish[p]
             f.jump = f.jlen = action[1]
+            f.rare = True
             st.air |= 1 << p
             self._after_action(st)
         elif kind == "random":
             if not self._rs_roll(st, p, RES_END):
                 self._end_turn(st)
+        elif kind == "choose":
+            p = st.chooser
+            self._rs_take(st, p, action[1] - 1, "choice")
+            st.phase = P_ACTION
+            st.chooser = -1
+            self._resume(st)
         else:  # pass
             self._after_action(st)
         return st
@@ -1187,7 +1269,7 @@ class AdaptEngine(Engine):
             return
         p = st.turn
         f = st.fish[p]
-        if (f.s.school and f.alive and not st.attacked and not st.wiped and f.jump == 0
+        if (f.s.school and f.alive and st.attacked != st.turnno and st.wiped != st.turnno and f.jump == 0
                 and f.sblock != st.turnno and st.alive & st.cfg.foes[st.cfg.team[p]]):
             st.phase = P_SCHOOL
             return
@@ -1207,8 +1289,7 @@ class AdaptEngine(Engine):
             if st.removed:
                 if deck and stream.count(-1) == 1:
                     stream.remove(-1)
-                    stream.insert(0, deck.pop())
-                    st.removed = False
+                    stream.insert(0, deck.pop())    # (the next Turn clears st.removed)
                 else:
                     self._cycle(st)
             elif deck and -1 not in stream:
@@ -1216,9 +1297,10 @@ class AdaptEngine(Engine):
                 stream.insert(0, deck.pop())
             else:
                 self._cycle(st)
-            f.stun = False
-            f.bait = -1
-            f.splash = False
+            if f.rare:
+                f.stun = False
+                f.bait = -1
+                f.splash = False
             if st.over:
                 st.phase = P_OVER
                 return
@@ -1229,7 +1311,7 @@ class AdaptEngine(Engine):
         while True:
             st.turn = p
             st.phase = P_ACTION
-            st.removed = st.attacked = st.wiped = False
+            st.removed = False           # (st.attacked and st.wiped hold a turnno: no reset)
             st.blocked = 0
             st.turnno += 1
             quiet = st.quiet = st.quiet + 1
@@ -1240,32 +1322,18 @@ class AdaptEngine(Engine):
                 st.phase = P_OVER
                 return
             f = fish[p]
-            s = f.s
-            f.hide = 0
-            if f.dmg and s.regen:
-                f.dmg = max(0, f.dmg - s.regen)
-                if f.fragile and f.dmg <= s.hp:
-                    f.fragile = False
-            if f.poison:
-                if s.imm & IM_POISON:
-                    f.poison = 0
-                elif f.poison > s.res[R_POISON]:
-                    self._hurt(st, p, f.poison - s.res[R_POISON])
-                    if not f.alive:
-                        self._check_over(st)
-                        if st.over:
-                            st.phase = P_OVER
-                            return
-                        # Defeated at the start of its Turn: the Turn ends, the stream still cycles.
-                        self._cycle(st)
-                        p = NEXT_ALIVE[st.alive][p]
-                        continue
-            gain = cfg.turn_exp + s.smart
-            if f.jump > 0 or f.auto > 1:
-                if f.jump > 0:
-                    gain -= 1
-                if f.auto > 1 and cfg.multi:
-                    gain -= f.auto - 1
+            gain = cfg.turn_exp + f.s.smart
+            if f.rare:
+                gain = self._turn_start_rare(st, p, f, gain)
+                if gain is None:
+                    # Defeated at the start of its Turn: the Turn ends, the stream still cycles.
+                    self._check_over(st)
+                    if st.over:
+                        st.phase = P_OVER
+                        return
+                    self._cycle(st)
+                    p = NEXT_ALIVE[st.alive][p]
+                    continue
             if gain > 0:
                 exp = st.exp
                 tm = cfg.team[p]
@@ -1276,23 +1344,54 @@ class AdaptEngine(Engine):
                     # (At the cap, which late in a match is every Turn, a gain changes nothing
                     # and triggers nothing: _gain fills the pool only when it was below.)
                     self._gain(st, p, gain)
-            cd = f.cd
-            if cd != _NO_CD:
-                for i in range(4):
-                    if cd[i]:
-                        cd[i] -= 1
-            if f.jump > 0:
-                f.jump -= 1
-                if f.jump == 0:
-                    st.air &= ~(1 << p)
-                    f.splash = True
-                    cd[SA_JUMP] = max(cd[SA_JUMP], f.jlen + 1)
             if cfg.school_battle:
                 tm = cfg.team[p]
                 if st.rsdue[tm]:
                     st.rsdue[tm] = False
                     self._rs_roll(st, p, RES_ACTION)
             return
+
+    def _turn_start_rare(self, st, p, f, gain):
+        """The start-of-Turn steps of a Fish with f.rare set (Hiding, Damage and Regeneration,
+        Poison, Cooldowns, a Jump, more than one Auto-Adapt, stunned, Baited, landed; every Fish
+        in a School battle): the Turn's Experience `gain` as they change it, or None if Poison
+        defeated the Fish. A Fish with none of these only gains its Experience, so the usual Turn
+        start skips all their tests. (The Cooldowns and the Jump tick before the Experience is
+        added, not after: the Experience, and an Auto-Adapt it triggers, reads neither.)
+        Whatever sets one of them again sets f.rare."""
+        s = f.s
+        f.hide = 0
+        if f.dmg and s.regen:
+            f.dmg = max(0, f.dmg - s.regen)
+            if f.fragile and f.dmg <= s.hp:
+                f.fragile = False
+        if f.poison:
+            if s.imm & IM_POISON:
+                f.poison = 0
+            elif f.poison > s.res[R_POISON]:
+                self._hurt(st, p, f.poison - s.res[R_POISON])
+                if not f.alive:
+                    return None
+        multi = st.cfg.multi
+        if f.jump > 0:
+            gain -= 1
+        if f.auto > 1 and multi:
+            gain -= f.auto - 1
+        cd = f.cd
+        if cd != _NO_CD:
+            for i in range(4):
+                if cd[i]:
+                    cd[i] -= 1
+        if f.jump > 0:
+            f.jump -= 1
+            if f.jump == 0:
+                st.air &= ~(1 << p)
+                f.splash = True
+                cd[SA_JUMP] = max(cd[SA_JUMP], f.jlen + 1)
+        # (The likeliest first; only its truth is read.)
+        f.rare = (cd != _NO_CD or f.jump or f.poison or (f.dmg and s.regen) or f.splash or f.stun
+                  or f.bait >= 0 or (f.auto > 1 and multi) or st.cfg.school_battle)
+        return gain
 
     def _gain(self, st, p, amount):
         f = st.fish[p]
@@ -1320,6 +1419,8 @@ class AdaptEngine(Engine):
             return
         st.quiet = 0
         f.dmg += d
+        if f.s.regen:
+            f.rare = True
         if f.fragile or f.dmg > f.s.hp:
             f.alive = False
             st.alive &= ~(1 << q)
@@ -1347,6 +1448,7 @@ class AdaptEngine(Engine):
         else:
             old = f.body
             f.body = c
+            f.hold = None                # a new Body Level
         if old >= 0:
             f.under.append(old)
         st.quiet = 0
@@ -1360,6 +1462,8 @@ class AdaptEngine(Engine):
         self._swap_card(s, slot, cfg.ct[c])
         # Adapting never defeats a Fish: above its Health it is 1 Damage from defeat.
         f.fragile = f.dmg > s.hp
+        if s.regen:
+            f.rare = True
         imm = s.imm
         if imm:
             if imm & IM_POISON:
@@ -1370,7 +1474,7 @@ class AdaptEngine(Engine):
                 f.bait = -1
 
     def _wipe(self, st, p):
-        st.wiped = True
+        st.wiped = st.turnno
         st.removed = True
         stream = st.stream
         st.discard.extend(stream if -1 not in stream else [c for c in stream if c >= 0])
@@ -1419,9 +1523,11 @@ class AdaptEngine(Engine):
         ids = st.cfg.body_at.get(f.s.level + 1, _NONE)      # the Bodies one Level up
         fits = ids.__contains__
         f.auto += 1
+        f.rare = True
         for i, c in enumerate(f.pgp):
             if fits(c):
                 del f.pgp[i]
+                f.hold = None
                 self._adapt(st, p, c)
                 return
         stream = st.stream
@@ -1435,13 +1541,34 @@ class AdaptEngine(Engine):
         if ids.isdisjoint(st.deck) and ids.isdisjoint(st.discard):
             return                                       # no such Body left: nothing happens
         deck = st.deck
+        m = len(stream)
         while True:
-            # The stream cycles by one card: the last slot's card goes, the others slide up and
-            # slot 1 is dealt (into the list's front: a fitting card is taken, the slot left empty).
+            # The stream cycles by one card at a time: the last slot's card goes to the discards,
+            # the others slide up and slot 1 is dealt (into the list's front: a fitting card is
+            # taken, the slot left empty). While the deck lasts, in slices: the cards dealt before
+            # the fitting one (the top of the deck, the list's end) pass through the stream, and
+            # what falls off its end is discarded in the order it falls.
+            k = len(deck) - 1
+            while k >= 0 and deck[k] not in ids:
+                k -= 1
+            if k >= 0:
+                c = deck[k]
+                passing = [-1, *deck[k + 1:], *stream]
+                del deck[k:]
+            else:
+                passing = [*deck, *stream]
+                deck.clear()
+            stream[:] = passing[:m]
+            st.discard.extend([x for x in reversed(passing[m:]) if x >= 0])
+            if k >= 0:
+                st.removed = True
+                self._pay_auto(st, p, c)
+                return
+            # The deck ran out: one card, the discards shuffled into a new deck (_draw).
             last = stream.pop()
             if last >= 0:
                 st.discard.append(last)
-            c = deck.pop() if deck else self._draw(st)
+            c = self._draw(st)
             if fits(c):
                 stream.insert(0, -1)
                 st.removed = True
@@ -1509,6 +1636,7 @@ class AdaptEngine(Engine):
             outcome = "adapted"
         elif len(f.pgp) < self.pgp_max:
             f.pgp.append(c)
+            f.hold = None
             outcome = "pgp"
         else:
             st.discard.append(c)
@@ -1533,7 +1661,7 @@ class AdaptEngine(Engine):
             if r <= sd.fear:
                 st.last = (p, q, ram, "feared", r, 0, 0, 0, 0, 0, False)
                 return True
-        st.attacked = True
+        st.attacked = st.turnno
         extra = 0
         nat = total = 0
         surv = sd.surv
@@ -1542,6 +1670,7 @@ class AdaptEngine(Engine):
             result = "hit"
             if sa.cd[SA_RAM]:
                 a.cd[SA_RAM] = sa.cd[SA_RAM]
+                a.rare = True
         else:
             die = sa.die
             nat = roll(st, die) if die else roll(st, 2)
@@ -1595,10 +1724,13 @@ class AdaptEngine(Engine):
         if sa.pois and not ram and roll(st, 10) <= sa.pois and not sd.imm & IM_POISON \
                 and d.poison < mp:
             d.poison += 1
+            d.rare = True
         if sa.stun and roll(st, 10) <= sa.stun and not sd.imm & IM_STUN:
             d.stun = True
+            d.rare = True
         if sd.cpois and roll(st, 10) <= sd.cpois and not sa.imm & IM_POISON and a.poison < mp:
             a.poison += 1
+            a.rare = True
         self._hurt(st, q, dmg + shock_d)
         if counter or shock_a:
             self._hurt(st, p, counter + shock_a)
@@ -1617,8 +1749,10 @@ class AdaptEngine(Engine):
         st.exp[st.cfg.team[p]] -= self.bait_cost
         if f.s.cd[SA_BAIT]:
             f.cd[SA_BAIT] = f.s.cd[SA_BAIT]
+            f.rare = True
         if self._roll(st, 10) <= f.s.bait:
             st.fish[q].bait = p
+            st.fish[q].rare = True
         st.phase = P_SECOND
 
     def _school(self, st, p, q):
@@ -1773,8 +1907,8 @@ class AdaptEngine(Engine):
         kind = action[0]
         if kind == "buy" or kind == "choose":
             i = action[1]
-            stream = st.stream
-            return st.cfg.iname[stream[i - 1]] if 0 < i <= len(stream) else None  # iname[-1]: None
+            cfg = st.cfg                 # (cfg.slots: the stream's length)
+            return cfg.iname[st.stream[i - 1]] if 0 < i <= cfg.slots else None  # iname[-1]: None
         if kind == "adapt":
             return action[1]
         return None
@@ -1863,6 +1997,8 @@ class AdaptEngine(Engine):
                 f.cd[SA_INDEX[k]] = int(v)
             f.auto = int(spec.get("auto_adapted", 0))
             f.alive = bool(spec.get("alive", True))
+            f.rare = True
+            f.hold = None
             f.s = self._stats(types[f.body] if f.body >= 0 else -1,
                               tuple(types[c] if c >= 0 else -1 for c in f.parts))
             f.own = False
