@@ -161,7 +161,7 @@ class CardInfo:
                  "hazard", "active", "body", "forge", "attacks", "trig", "evs", "statics",
                  "aura", "grant", "dr_all", "dr_atk", "cover", "dr_block", "dr_elem", "cap",
                  "spell_disc", "ign", "would_die", "forge_two", "hazard_ev", "token", "value",
-                 "refs", "why", "attack_rows")
+                 "refs", "why", "attack_rows", "xa")
 
     def __init__(self, cid, card):
         self.id = cid
@@ -206,15 +206,17 @@ class CardInfo:
         # special attack being (energy, actions by target mask (index 32: untargeted),
         # targeted, ignores Block, max target Health or 0)
         self.attack_rows = ()
+        self.xa = False           # it has special attacks or ignores Block (AmiibartEngine.__init__)
 
 
 class Fighter:
     """A fighter in a slot. kw: its keywords (printed or gained for good); tkw: this turn only;
-    nkw: until the start of its owner's next turn."""
+    nkw: until the start of its owner's next turn. arows, xa: its card's attack_rows and xa
+    (CardInfo), kept here for legal_actions."""
 
     __slots__ = ("uid", "card", "token", "elem", "atk", "hp", "maxhp", "kw", "tkw", "nkw", "tmp",
                  "bound", "ign", "ward", "poison", "burn", "stun", "noatk", "fresh", "done",
-                 "doomed")
+                 "doomed", "arows", "xa")
 
     def copy(self):
         g = Fighter.__new__(Fighter)
@@ -224,6 +226,7 @@ class Fighter:
         g.bound, g.ign, g.ward, g.poison, g.burn, g.stun = (self.bound, self.ign, self.ward,
                                                              self.poison, self.burn, self.stun)
         g.noatk, g.fresh, g.done, g.doomed = self.noatk, self.fresh, self.done, self.doomed
+        g.arows, g.xa = self.arows, self.xa
         return g
 
 
@@ -237,14 +240,18 @@ class Player:
     aura / a keyword grant / cover for its neighbours can come into play on this side in this
     match; lm: _listen(pl), bm: _block_mask(pl), rm: _ready_mask(pl), each -1 when it must be
     worked out again (a slot, the Stage, a Bind, the Powers coming into play; for bm and rm any
-    keyword change and the start and end of a turn; for rm an attack). Without keyword grants
-    (gk) a slot's Block and readiness are its fighter's own, so _put and _clear keep bm and rm
-    instead of dropping them."""
+    keyword change and the start and end of a turn, though _next_turn works out the rm of the
+    player whose turn starts at once; for rm an attack). Without keyword grants
+    (gk) a slot's Block and readiness are its fighter's own, so _enter and _clear keep bm and rm
+    instead of dropping them. sd: _spell_disc(pl), -1 like lm. xm: the slots whose attacks
+    legal_actions must look at one by one (special attacks or ignoring Block; the others only
+    have their basic attack on the usual targets). heard: whether some card of the match answers
+    this player's plays (fixed for the match, as lsup)."""
 
     __slots__ = ("hand", "deck", "total", "discard", "void", "slots", "hazards", "stage", "powers",
                  "on", "used", "tokens", "energy", "played", "stall", "acted", "empty", "turns",
                  "disc", "nh", "pg", "pev", "dd", "apw", "hb", "hm", "plans", "lsup", "hk", "nm", "om",
-                 "pdr", "au", "gk", "lm", "cv", "bm", "rm")
+                 "pdr", "au", "gk", "lm", "cv", "bm", "rm", "heard", "xm", "sd")
 
     def copy(self):
         q = Player.__new__(Player)
@@ -256,8 +263,9 @@ class Player:
         q.discard = self.discard[:]
         q.void = self.void[:]
         q.slots = [None if f is None else f.copy() for f in self.slots]
-        q.om, q.pdr, q.au, q.gk, q.lm, q.cv, q.bm, q.rm = (self.om, self.pdr, self.au, self.gk,
-                                                           self.lm, self.cv, self.bm, self.rm)
+        q.om, q.pdr, q.au, q.gk, q.lm, q.cv, q.bm, q.rm, q.heard, q.xm, q.sd = (
+            self.om, self.pdr, self.au, self.gk, self.lm, self.cv, self.bm, self.rm, self.heard, self.xm,
+            self.sd)
         q.hazards = self.hazards[:]
         q.stage, q.on, q.used, q.tokens, q.energy = self.stage, self.on, self.used, self.tokens, self.energy
         q.played, q.stall, q.acted, q.empty, q.turns, q.disc = (self.played, self.stall, self.acted,
@@ -271,8 +279,8 @@ class HandPlan:
     fplay); Stages and untargeted spells as (energy, action); one-target spells as (energy,
     actions by side and slot mask, 1 for an opposing target); the rest as (card, kind, energy).
     Stages, untargeted and one-target spells are also kept by the Energy there is to pay
-    (stages_at[e], spells_at[e] = (untargeted cast actions, one-target entries); the last entry
-    for e past the dearest), so legal_actions tests no costs.
+    (stages_at[e], spells_at[e] = (untargeted cast actions, one-target entries); at least
+    _E_TABLE entries, the last one for e past the dearest), so legal_actions tests no costs.
 
     A plan joins two parts that the deck's cache (pl.plans) shares between hands: the fighter
     cards with their play actions, and the other cards (see _plan). A match visits far fewer
@@ -300,31 +308,43 @@ def _card_part(engine, cards):
         elif k in (4, 5):
             single.append((EN[c], engine._cast_rows(c), k == 5))
         elif k != 8:
-            other.append((c, k, EN[c]))
+            other.append((c, k, EN[c], engine._targets[c]))
     return (tuple(stages), tuple(plain), tuple(single), tuple(other),
             bool(plain or single or other), _by_energy(stages),
             _spells_by_energy(plain, single))
 
 
 def _spells_by_energy(plain, single):
-    """For each Energy 0..the dearest cost: (the untargeted cast actions it pays for, the
-    one-target spells (rows, opposing) it pays for)."""
+    """For each Energy 0..the dearest cost (and up to _E_TABLE): (the untargeted cast actions it
+    pays for, the one-target spells (rows, opposing) it pays for)."""
     top = max([0] + [en for en, _ in plain] + [en for en, _, _ in single])
-    return tuple((tuple(a for en, a in plain if en <= e),
-                  tuple((rows, opposing) for en, rows, opposing in single if en <= e))
-                 for e in range(top + 1))
+    by_e = [(tuple(a for en, a in plain if en <= e),
+             tuple((rows, opposing) for en, rows, opposing in single if en <= e))
+            for e in range(top + 1)]
+    return tuple(by_e + by_e[-1:] * (_E_TABLE - len(by_e)))
 
 
 def _by_energy(entries):
-    """(energy, item) pairs -> for each Energy 0..the dearest cost, the items it pays for."""
+    """(energy, item) pairs -> for each Energy 0..the dearest cost (and up to _E_TABLE), the items
+    it pays for."""
     top = max((en for en, _ in entries), default=0)
-    return tuple(tuple(item for en, item in entries if en <= e) for e in range(top + 1))
+    rows = [tuple(item for en, item in entries if en <= e) for e in range(top + 1)]
+    return tuple(rows + rows[-1:] * (_E_TABLE - len(rows)))
+
+
+def _at_energy(table, e):
+    """table[e] of a _by_energy table, for e past its end (legal_actions reads the rest)."""
+    return table[min(e, len(table) - 1)]
 
 
 class State:
+    """A match. Besides the zones in p and the job queue: dead, a bit per position (player * 5 +
+    slot) where a fighter without Health or doomed may be (set with s.dirty, _deaths looks only
+    there); turn_one, whether s.cur is in their turn one."""
+
     __slots__ = ("p", "cur", "turn", "rng", "queue", "pending", "over", "win", "uid", "atk",
                  "ending", "legal", "dirty", "kill_side", "heal_amt", "flag", "first", "acc",
-                 "reason")
+                 "reason", "dead", "turn_one")
 
 
 class AmiibartEngine(Engine):
@@ -378,13 +398,14 @@ class AmiibartEngine(Engine):
         self._stage = [(5, c) for c in range(n)]
         # attack actions by slot i, then attack index ai (0 basic), then target slot mask (index
         # 32: the untargeted attack)
-        by_slot = [[[tuple((4, i, ai, t) for t in slots_of(m)) for m in masks] + [(4, i, ai, -1)]
+        by_slot = [[_by_mask([(4, i, ai, t) for t in range(5)]) + [(4, i, ai, -1)]
                     for ai in range(3)] for i in range(5)]
         for ci in self.ci:
             ci.attack_rows = tuple(
                 (rows[0], tuple((atk.energy, rows[ai], atk.targeted, atk.ignore_block, atk.max_hp)
                                 for ai, atk in enumerate(ci.attacks, 1)), ci.ign)
                 for rows in by_slot)
+            ci.xa = bool(ci.attacks) or ci.ign
         self.fighter_grants = any(ci.grant for ci in self.ci if ci.type in (T_FIGHTER, T_TOKEN))
         # legal_actions' kind of each card in hand: 0 fighter, 1 Hazard, 2 untargeted spell,
         # 3 spell returning from the discard pile, 4/5 spell with one plain friendly/opposing
@@ -431,7 +452,17 @@ class AmiibartEngine(Engine):
                   [t[2] for ts in ci.trig.values() for t in ts],
                   [(a.step3, a.step5, a.step7) for a in ci.attacks]])
             ci.refs = frozenset(named)
-        self._ttab = {}
+        # the action tables of every card, made once here rather than when a hand first holds it;
+        # _targets[c]: (cast actions by target (_target_table), target selectors) of a spell of
+        # kind 6, for _targeted
+        self._targets = [None] * n
+        for c, k in enumerate(lk):
+            if k == 0:
+                self._play_row(c)
+            elif k in (4, 5):
+                self._cast_rows(c)
+            elif k == 6:
+                self._targets[c] = (_target_table((2, c)), self.TS[c])
         self.aura_cards = frozenset(ci.id for ci in self.ci if ci.aura)
         self.disc_cards = frozenset(ci.id for ci in self.ci if ci.spell_disc)
 
@@ -593,9 +624,9 @@ class AmiibartEngine(Engine):
         (hand, pl.deck, pl.hb, pl.hm, pl.plans, pl.total, pl.powers, pl.nh, pl.pg, pl.dd, pl.pev,
          pl.apw, pl.lsup, pl.nm, pl.pdr) = t
         pl.hand = hand[:]
-        pl.om = 0
-        pl.lm = pl.bm = pl.rm = -1
-        pl.au = pl.gk = pl.cv = False       # set for the match by _finish_lsup
+        pl.om = pl.xm = 0
+        pl.lm = pl.bm = pl.rm = pl.sd = -1
+        pl.au = pl.gk = pl.cv = pl.heard = False      # set for the match by _finish_lsup
         pl.hk = None
         pl.discard, pl.void = [], []
         pl.slots = [None] * self.nslots
@@ -671,25 +702,26 @@ class AmiibartEngine(Engine):
         """The play actions of every fighter card of a plan into the empty slots emask (kept in
         the fplay table its fighter part shares)."""
         acts = ()
+        rows = self._rows           # every fighter card's play row (made in __init__)
         for c in plan.fighters:
-            acts += self._play_row(c)[emask]
+            acts += rows[c][emask]
         plan.fplay[emask] = acts
         return acts
 
     def _play_row(self, c):
-        """Card c's play actions by empty-slot mask (made the first time c is in a hand)."""
+        """Card c's play actions by empty-slot mask (made in __init__)."""
         row = self._rows.get(c)
         if row is None:
-            row = self._rows[c] = [tuple((1, c, i) for i in _SLOTS_OF[m]) for m in range(32)]
+            row = self._rows[c] = _by_mask([(1, c, i) for i in range(5)])
         return row
 
     def _cast_rows(self, c):
-        """A one-target spell's cast actions by side (0, 1) and occupied-slot mask (made when a
-        hand first holds it)."""
+        """A one-target spell's cast actions by side (0, 1) and occupied-slot mask (made in
+        __init__)."""
         rows = self._rows.get(-1 - c)
         if rows is None:
-            rows = self._rows[-1 - c] = tuple([tuple((2, c, side * 5 + i, -1) for i in _SLOTS_OF[m])
-                                           for m in range(32)] for side in (0, 1))
+            rows = self._rows[-1 - c] = tuple(_by_mask([(2, c, side * 5 + i, -1) for i in range(5)])
+                                              for side in (0, 1))
         return rows
 
     def _listen_sup(self, deck, powers):
@@ -726,6 +758,9 @@ class AmiibartEngine(Engine):
             pl.au = not self.aura_cards.isdisjoint(cards)
             pl.gk = not self.grant_cards.isdisjoint(cards)
             pl.cv = any(self.ci[c].cover for c in cards)
+        p0, p1 = s.p
+        p0.heard = bool(p0.lsup & _BIT_YOU_PLAY or p1.lsup & _BITS_OPP_PLAY)
+        p1.heard = bool(p1.lsup & _BIT_YOU_PLAY or p0.lsup & _BITS_OPP_PLAY)
 
     def _blank(self, rng) -> State:
         s = State.__new__(State)
@@ -734,7 +769,9 @@ class AmiibartEngine(Engine):
         s.ending, s.legal, s.dirty, s.kill_side, s.heal_amt, s.flag = False, None, False, -1, 0, 0
         s.acc = 0
         s.reason = None
+        s.dead = 0
         s.turn = 1
+        s.turn_one = False
         return s
 
     def initial_state(self, setup: Setup, rng: random.Random):
@@ -749,9 +786,10 @@ class AmiibartEngine(Engine):
         summary = e0[1].get(id(e1))
         if summary is None:
             self._finish_lsup(s)
-            summary = e0[1][id(e1)] = ((p0.lsup, p0.au, p0.gk, p0.cv), (p1.lsup, p1.au, p1.gk, p1.cv))
+            summary = e0[1][id(e1)] = ((p0.lsup, p0.au, p0.gk, p0.cv, p0.heard),
+                                       (p1.lsup, p1.au, p1.gk, p1.cv, p1.heard))
         else:
-            (p0.lsup, p0.au, p0.gk, p0.cv), (p1.lsup, p1.au, p1.gk, p1.cv) = summary
+            (p0.lsup, p0.au, p0.gk, p0.cv, p0.heard), (p1.lsup, p1.au, p1.gk, p1.cv, p1.heard) = summary
         s.first = s.cur = rng.getrandbits(1)       # the coin flip
         self._start_first_turn(s, s.cur)
         self._run(s)
@@ -777,7 +815,7 @@ class AmiibartEngine(Engine):
     def clone(self, s):
         c = State.__new__(State)
         c.p = [s.p[0].copy(), s.p[1].copy()]
-        c.cur, c.turn, c.first = s.cur, s.turn, s.first
+        c.cur, c.turn, c.first, c.turn_one = s.cur, s.turn, s.first, s.turn_one
         r = random.Random.__new__(random.Random)
         r.setstate(s.rng.getstate())
         c.rng = r
@@ -785,7 +823,7 @@ class AmiibartEngine(Engine):
         c.pending, c.over, c.win, c.uid = s.pending, s.over, s.win, s.uid
         c.atk = None if s.atk is None else s.atk[:]
         c.ending, c.legal, c.dirty, c.kill_side = s.ending, None, s.dirty, s.kill_side
-        c.heal_amt, c.flag, c.acc, c.reason = s.heal_amt, s.flag, s.acc, s.reason
+        c.heal_amt, c.flag, c.acc, c.reason, c.dead = s.heal_amt, s.flag, s.acc, s.reason, s.dead
         return c
 
     def legal_actions(self, s):
@@ -802,12 +840,11 @@ class AmiibartEngine(Engine):
         p = s.cur
         P = s.p
         pl = P[p]
-        slots = pl.slots
         emask = 31 ^ pl.om
         plan = pl.hk
         if plan is None:            # _plan, its cache hit inlined
             plan = pl.hk = pl.plans.get(pl.hm) or self._new_plan(pl)
-        if pl.turns == 1:
+        if s.turn_one:
             if emask and plan.fighters:
                 acts = list(plan.fplay[emask] or self._fplay(plan, emask))
                 if acts:
@@ -820,22 +857,22 @@ class AmiibartEngine(Engine):
         if emask and plan.fighters and pl.played < self.per_turn and e >= self.fighter_cost:
             acts += plan.fplay[emask] or self._fplay(plan, emask)
         opp = P[1 - p]
-        oslots = opp.slots
         tmask = opp.om
-        masks = None
+        masks = None                # (pl.om, tmask) for _targeted, made when needed
         if plan.stages and e >= 0:
-            at = plan.stages_at
-            acts += at[e] if e < len(at) else at[-1]
+            acts += plan.stages_at[e] if e < _E_TABLE else _at_energy(plan.stages_at, e)
         if plan.spells:
-            e += self._spell_disc(pl) if pl.dd else pl.disc      # spells cost less by it
+            if pl.dd:               # spells cost less by it (_spell_disc, its cache hit inlined)
+                e += pl.disc + (pl.sd if pl.sd >= 0 else self._spell_disc(pl))
+            else:
+                e += pl.disc
             if e >= 0:
-                at = plan.spells_at
-                plain, single = at[e] if e < len(at) else at[-1]
+                plain, single = plan.spells_at[e] if e < _E_TABLE else _at_energy(plan.spells_at, e)
                 acts += plain
                 for rows, opposing in single:
                     acts += rows[1 - p][tmask] if opposing else rows[p][31 ^ emask]
             if plan.other:          # (many hands have none: no loop, no tuple iterator)
-                for c, k, en in plan.other:
+                for c, k, en, target in plan.other:
                     if en > e:
                         continue
                     if k == 1:
@@ -846,9 +883,8 @@ class AmiibartEngine(Engine):
                             acts.append(self._cast0[c])
                     else:
                         if masks is None:
-                            POS = self._pos
-                            masks = (POS[p][31 ^ emask], POS[1 - p][tmask])
-                        self._targeted(s, p, (2, c), self.TS[c], acts, masks)
+                            masks = (pl.om, tmask)
+                        self._targeted(s, p, target, acts, masks)
             e = pl.energy
         if not pl.used and pl.on:
             for _i, energy, rd, mode, data in pl.apw:
@@ -864,9 +900,8 @@ class AmiibartEngine(Engine):
                     acts += data[1 - p][tmask]
                 else:
                     if masks is None:
-                        POS = self._pos
-                        masks = (POS[p][31 ^ emask], POS[1 - p][tmask])
-                    self._targeted(s, p, data[0], data[1], acts, masks)
+                        masks = (pl.om, tmask)
+                    self._targeted(s, p, data, acts, masks)
         if not tmask:
             s.legal = acts
             return acts
@@ -880,11 +915,19 @@ class AmiibartEngine(Engine):
         bmask = opp.bm
         if bmask < 0:
             bmask = self._block_mask(opp)
-        ci = self.ci
         tl = bmask or tmask         # an attack's targets, unless it ignores Block
-        for i in _SLOTS_OF[rmask]:
+        # The fighters outside pl.xm only have their basic attack, on tl: each run of them between
+        # the others takes one table lookup.
+        xm = rmask & pl.xm
+        plain = rmask ^ xm
+        slots = pl.slots
+        for i in _SLOTS_OF[xm]:
+            run = plain & _LOWER[i]
+            if run:
+                acts += _BASIC_ATTACKS[run][tl]
+                plain ^= run
             f = slots[i]
-            basic, specials, card_ign = ci[f.card].attack_rows[i]
+            basic, specials, card_ign = f.arows[i]
             ign = bmask and (f.ign or (card_ign and not f.bound))
             acts += basic[tmask if ign else tl]
             if not specials:        # (most fighters: no loop, no tuple iterator)
@@ -897,9 +940,11 @@ class AmiibartEngine(Engine):
                     continue
                 al = tmask if (ign or ignore_block) else tl
                 if mh:
-                    acts += _within_health(row[al], oslots, mh)
+                    acts += _within_health(row[al], opp.slots, mh)
                 else:
                     acts += row[al]
+        if plain:
+            acts += _BASIC_ATTACKS[plain][tl]
         s.legal = acts
         return acts
 
@@ -964,40 +1009,36 @@ class AmiibartEngine(Engine):
                           for m in range(32)] for side in (0, 1)]
                 out.append((i, info.energy, rd, 1 if sel.side == FRIEND else 2, table))
                 continue
-            out.append((i, info.energy, rd, 3, ((3, i), tsel)))
+            out.append((i, info.energy, rd, 3, (_target_table((3, i)), tsel)))
         out = tuple(out)
         self._pwcache[key] = out
         return out
 
-    def _plain(self, p, emask, tmask):
-        """Fighter positions of each side (for targets without a filter), by FRIEND / OPP."""
-        mine = [p * 5 + i for i in _R5 if not emask & _BIT[i]]
-        theirs = [(1 - p) * 5 + i for i in _R5 if tmask & _BIT[i]]
-        return (mine, theirs)
-
-    def _targeted(self, s, p, head, tsel, acts, plain):
+    def _targeted(self, s, p, target, acts, masks):
+        """Add an action's forms for the targets its selectors allow; target: (its forms by
+        target (_target_table), the selectors); masks: the occupied slots (friendly, opposing),
+        the choices of a selector without filters."""
+        tab, tsel = target
         if not tsel:
-            acts.append(head + (-1, -1))
+            acts.append(tab[2])
             return
         sel = tsel[0]
-        c1 = plain[sel.side] if not (sel.flags or sel.elem) else self._free_cands(s, p, sel)
-        if not c1:
+        m1 = masks[sel.side] if not (sel.flags or sel.elem) else self._free_cands(s, p, sel)
+        if not m1:
             return
-        tab = self._ttab.get(head)
-        if tab is None:
-            tab = self._ttab[head] = _target_table(head)
-        # (loops, not comprehensions: those would give this hot function closure cells)
+        side1 = p if sel.side == FRIEND else 1 - p
         if len(tsel) > 1:
             sel = tsel[1]
-            c2 = plain[sel.side] if not (sel.flags or sel.elem) else self._free_cands(s, p, sel)
-            if c2:
-                for t in c1:
-                    row = tab[t]
-                    for u in c2:
-                        acts.append(row[u + 1])
+            m2 = masks[sel.side] if not (sel.flags or sel.elem) else self._free_cands(s, p, sel)
+            if m2:
+                # (loops, not comprehensions: those would give this hot function closure cells)
+                second = self._pos[p if sel.side == FRIEND else 1 - p][m2]
+                for t in self._pos[side1][m1]:
+                    row = tab[1][t]
+                    for u in second:
+                        acts.append(row[u])
                 return
-        for t in c1:
-            acts.append(tab[t][0])
+        acts += tab[0][side1][m1]
 
     def apply(self, s, a):
         legal = s.legal
@@ -1039,12 +1080,11 @@ class AmiibartEngine(Engine):
     def _play_fighter(self, s, p, pl, c, slot):
         info = self.ci[c]
         _from_hand(pl, c)
-        if pl.turns > 1:
+        if not s.turn_one:
             pl.energy -= self.fighter_cost
         pl.played += 1
         pl.acted = True
-        f = self._new_fighter(s, c)
-        _put(pl, slot, f)
+        f = self._enter(s, p, pl, c, slot)
         ref = (p, slot, f.uid)
         q = s.queue
         if info.evs & _BIT_PLAYED:
@@ -1052,9 +1092,9 @@ class AmiibartEngine(Engine):
                 q.append((J_FX, p, prog, 0, ref, ref, ()))
         if info.forge:
             q.append((J_FORGE, p, c, ref, self._forge_count(s, p), 0))
-        # the "a fighter was played" job, unless no card of the match can answer it (lsup is
+        # the "a fighter was played" job, unless no card of the match can answer it (pl.heard is
         # fixed for the match and no Hazard comes into play while jobs resolve)
-        if s.p[1 - p].hazards or pl.lsup & _BIT_YOU_PLAY or s.p[1 - p].lsup & _BITS_OPP_PLAY:
+        if pl.heard or s.p[1 - p].hazards:
             if q:
                 q.append((J_PLAYED, p, ref, pl.played))
             else:       # the job would be next: run it now (it only queues jobs)
@@ -1072,9 +1112,10 @@ class AmiibartEngine(Engine):
 
     def _cast(self, s, p, pl, c, t1, t2):
         info = self.ci[c]
-        cost = info.energy - (self._spell_disc(pl) if pl.dd else pl.disc)
+        cost = info.energy - (pl.disc + self._spell_disc(pl) if pl.dd else pl.disc)
         pl.disc = 0
-        pl.energy -= max(0, cost)
+        if cost > 0:
+            pl.energy -= cost
         _from_hand(pl, c)
         pl.acted = True
         q = s.queue
@@ -1207,7 +1248,8 @@ class AmiibartEngine(Engine):
                 job = q.pop(0)
                 k = job[0]
                 if k == J_FX:
-                    self._exec(s, job[1], job[2], job[3], job[4], job[5], job[6], False)
+                    _, ctl, prog, i, src, ev, tgts = job
+                    self._exec(s, ctl, prog, i, src, ev, tgts, False)
                 elif k == J_ASTEP:
                     self._astep(s, job[1])
                 elif k == J_PLAYED:
@@ -1247,8 +1289,7 @@ class AmiibartEngine(Engine):
                 s.ending = False
                 self._next_turn(s)
                 continue
-            pl = s.p[s.cur]
-            if pl.turns == 1 and (pl.played >= self.opening or not self._can_open(pl)):
+            if s.turn_one and (s.p[s.cur].played >= self.opening or not self._can_open(s.p[s.cur])):
                 s.ending = True
                 self._end_triggers(s, s.cur)
                 continue
@@ -1281,6 +1322,7 @@ class AmiibartEngine(Engine):
         """Player p's turn one begins: their Powers come into play (later turns: _next_turn)."""
         pl = s.p[p]
         pl.turns = 1
+        s.turn_one = True           # (p is s.cur)
         pl.played = pl.disc = pl.energy = 0
         pl.used = pl.acted = pl.empty = False
         pl.on = True
@@ -1346,6 +1388,7 @@ class AmiibartEngine(Engine):
         s.turn += 1
         # the start of a later turn, with the end of this turn for the same fighters
         nxt.turns += 1
+        s.turn_one = False
         nxt.played = nxt.disc = 0
         nxt.used = nxt.acted = False
         nxt.energy = self.energy_per_turn
@@ -1355,12 +1398,16 @@ class AmiibartEngine(Engine):
         listen = nxt.lsup & _BIT_START          # nothing in this match waits for it: skip the lookups
         if listen:
             self._passive_jobs(nxt, o, EV_START, q)
-        for i in _SLOTS_OF[nxt.om]:
+        # _ready_mask at once: none of them is fresh or has attacked, the stunned may not attack
+        ready = nxt.om
+        for i in _SLOTS_OF[ready]:
             f = slots[i]
             f.tmp = f.tkw = f.burn = f.nkw = 0
             f.ign = f.fresh = f.done = f.ward = False
             f.noatk = f.stun
-            f.stun = False
+            if f.stun:
+                ready ^= _BIT[i]
+                f.stun = False
             if f.poison:
                 ref = (o, i, f.uid)
                 q.append((J_FX, o, _POISON_TICK, 0, ref, ref, ()))
@@ -1368,6 +1415,7 @@ class AmiibartEngine(Engine):
                 ref = (o, i, f.uid)
                 for _, _, prog in ci[f.card].trig[EV_START]:
                     q.append((J_FX, o, prog, 0, ref, ref, ()))
+        nxt.rm = ready
 
     # -- triggers ------------------------------------------------------------------------------
     def _passive_jobs(self, pl, p, ev, out: list) -> None:
@@ -1608,6 +1656,7 @@ class AmiibartEngine(Engine):
             if ka & INSTAKILL:
                 T.doomed = True
                 s.dirty = True
+                s.dead |= _PBIT[d][a[2][1]]
             if hit_t and ka & LIFESTEAL:
                 self._heal(s, ap, A, hit_t)
             if hit_a and (self._kw(pd, T) if pd.gk else T.kw | T.tkw | T.nkw) & LIFESTEAL:
@@ -1623,6 +1672,7 @@ class AmiibartEngine(Engine):
                 if (special.kw | self._kw(pa, A)) & INSTAKILL:
                     T.doomed = True
                     s.dirty = True
+                    s.dead |= _PBIT[d][a[2][1]]
             if special.step5 is not None:
                 s.flag = 0
                 self._acc_reset(s)
@@ -1723,6 +1773,7 @@ class AmiibartEngine(Engine):
         f.hp -= n
         if f.hp <= 0:
             s.dirty = True
+            s.dead |= _PBIT[p][slot]
         s.acc += n
         return n
 
@@ -1748,6 +1799,8 @@ class AmiibartEngine(Engine):
         return s.p[p].slots.index(f)
 
     def _deaths(self, s):
+        """Fighters without Health or doomed leave play (only the positions in s.dead, where
+        such a fighter may be, are looked at), then their death triggers and a death-token loss."""
         s.dirty = False
         ci = self.ci
         P = s.p
@@ -1756,8 +1809,10 @@ class AmiibartEngine(Engine):
         for p in (cur, 1 - cur):
             pl = P[p]
             slots = pl.slots
+            look = _SLOTS_OF[(s.dead >> _SHIFT[p]) & pl.om]
+            s.dead &= _KEEP_OTHER[p]
             # only slot i itself can be refilled during its turn (an Update instead of dying)
-            for i in _SLOTS_OF[pl.om]:
+            for i in look:
                 f = slots[i]
                 if f is None or (f.hp > 0 and not f.doomed):
                     continue
@@ -1765,6 +1820,8 @@ class AmiibartEngine(Engine):
                 if info.would_die is not None and not f.bound:
                     f.doomed = False
                     self._exec(s, p, info.would_die, 0, (p, i, f.uid), (p, i, f.uid), (), False)
+                    if slots[i] is f and f.hp <= 0:
+                        s.dead |= _PBIT[p][i]       # not updated: a later look finds it again
                     continue
                 _clear(pl, i)
                 if not f.token:
@@ -1775,8 +1832,10 @@ class AmiibartEngine(Engine):
             return
         q = s.queue
         # who listens to deaths (None: no card of the match does)
-        listen = ((self._listen(P[0]), self._listen(P[1]))
-                  if (P[0].lsup | P[1].lsup) & _BITS_DEATH else None)
+        listen = None
+        if (P[0].lsup | P[1].lsup) & _BITS_DEATH:       # (_listen, its cache hits inlined)
+            p0, p1 = P
+            listen = (p0.lm if p0.lm >= 0 else self._listen(p0), p1.lm if p1.lm >= 0 else self._listen(p1))
         for p, _i, f in deaths:
             o = 1 - p
             if P[p].hazards and cur != p:
@@ -1821,7 +1880,11 @@ class AmiibartEngine(Engine):
         else:
             pl.discard.append(c)
 
-    def _new_fighter(self, s, c):
+    def _enter(self, s, p, pl, c, slot):
+        """A new fighter of card c enters the empty slot of player p (pl); returns it. The slot
+        summaries (Player) follow: without keyword grants on the side (pl.gk) a fighter's Block
+        is its own, so a known block mask only gains its bit, and a new fighter is fresh: ready
+        only with Swift."""
         info = self.ci[c]
         f = Fighter.__new__(Fighter)
         s.uid += 1
@@ -1832,9 +1895,26 @@ class AmiibartEngine(Engine):
         f.atk = info.atk
         f.hp = f.maxhp = info.hp
         f.kw = info.kw
+        f.arows = info.attack_rows
+        f.xa = info.xa
         f.tkw = f.nkw = f.tmp = f.poison = f.burn = 0
         f.bound = f.ign = f.ward = f.stun = f.noatk = f.done = f.doomed = False
         f.fresh = True
+        pl.slots[slot] = f
+        bit = _BIT[slot]
+        pl.om |= bit
+        if info.xa:
+            pl.xm |= bit
+        pl.lm = pl.sd = -1
+        if pl.gk:
+            pl.bm = pl.rm = -1
+        else:
+            if pl.bm > -1 and info.kw & BLOCK:
+                pl.bm |= bit
+            if info.kw & SWIFT:
+                pl.rm = -1
+        if info.hp <= 0:
+            s.dead |= _PBIT[p][slot]
         return f
 
     # -- effects -------------------------------------------------------------------------------
@@ -1885,15 +1965,16 @@ class AmiibartEngine(Engine):
         return out
 
     def _free_cands(self, s, ctl, sel):
-        """_cands(s, ctl, sel, None), for an action's targets (no source fighter): Block is read
-        from the side's block mask (pl.bm), so only Element and Health need a look at the slots."""
+        """_cands(s, ctl, sel, None) as a mask of the side's slots, for an action's targets (no
+        source fighter): Block is read from the side's block mask (pl.bm), so only Element and
+        Health need a look at the slots."""
         side = ctl if sel.side == FRIEND else 1 - ctl
         pl = s.p[side]
         m = pl.om
         fl = sel.flags
         if fl:
             if fl & F_ADJ:
-                return ()           # adjacent to no source fighter: nobody
+                return 0            # adjacent to no source fighter: nobody
             if fl & (F_BLOCK | F_NOBLOCK):
                 b = pl.bm if pl.bm >= 0 else self._block_mask(pl)
                 if fl & F_BLOCK:
@@ -1913,7 +1994,7 @@ class AmiibartEngine(Engine):
             for i in _SLOTS_OF[m]:
                 if slots[i].elem != elem:
                     m ^= _BIT[i]
-        return self._pos[side][m]
+        return m
 
     def _sel_ok(self, pl, f, sel, src, side, i):
         fl = sel.flags
@@ -1950,7 +2031,7 @@ class AmiibartEngine(Engine):
         if r is None:
             return ()
         f = s.p[r[0]].slots[r[1]]
-        return [(r[0], r[1], f)] if f is not None and f.uid == r[2] else ()
+        return ((r[0], r[1], f),) if f is not None and f.uid == r[2] else ()
 
     def _resolve_other(self, s, ctl, sel, src, kind):
         """_resolve for the selectors that name no single reference of the job."""
@@ -2029,9 +2110,10 @@ class AmiibartEngine(Engine):
                             (J_FX, ctl, prog, i + 1, src, ev, tgts)]
             return True
         elif op == "destroy":
-            for _, _, f in self._resolve(s, ctl, e[1], src, ev, tgts):
+            for p, j, f in self._resolve(s, ctl, e[1], src, ev, tgts):
                 f.doomed = True
                 s.dirty = True
+                s.dead |= _PBIT[p][j]
         elif op == "cond_hp":
             hit = self._resolve(s, ctl, e[1], src, ev, tgts)
             if hit and hit[0][2].hp <= e[2]:
@@ -2048,7 +2130,7 @@ class AmiibartEngine(Engine):
         elif op == "energy":
             s.p[ctl].energy += e[1]
         elif op == "bind":
-            for bp, _, f in self._resolve(s, ctl, e[1], src, ev, tgts):
+            for bp, j, f in self._resolve(s, ctl, e[1], src, ev, tgts):
                 f.atk = e[2]
                 f.hp = f.maxhp = e[3]
                 f.kw = f.tkw = f.nkw = f.tmp = f.poison = f.burn = 0
@@ -2057,6 +2139,7 @@ class AmiibartEngine(Engine):
                 _changed(s.p[bp])
                 if f.hp <= 0:
                     s.dirty = True
+                    s.dead |= _PBIT[bp][j]
         elif op == "update":
             for p, j, f in self._resolve(s, ctl, e[1], src, ev, tgts):
                 pl = s.p[p]
@@ -2072,8 +2155,9 @@ class AmiibartEngine(Engine):
             for _, _, f in self._resolve(s, ctl, e[1], src, ev, tgts):
                 f.ward = True
         elif op == "ignblock":
-            for _, _, f in self._resolve(s, ctl, e[1], src, ev, tgts):
+            for bp, j, f in self._resolve(s, ctl, e[1], src, ev, tgts):
                 f.ign = True
+                s.p[bp].xm |= _BIT[j]       # (until it leaves play: xm may say too much)
         elif op == "burn":
             for _, _, f in self._resolve(s, ctl, e[1], src, ev, tgts):
                 f.burn += e[2]
@@ -2122,8 +2206,7 @@ class AmiibartEngine(Engine):
             if pl.om == 31:
                 return
             slot = pl.slots.index(None)
-        f = self._new_fighter(s, c)
-        _put(pl, slot, f)
+        f = self._enter(s, p, pl, c, slot)
         jobs = self._source_jobs(s, p, EV_SUMMON, (p, slot, f.uid), (f.elem, True))
         if jobs:
             s.queue[0:0] = jobs
@@ -2227,7 +2310,12 @@ class AmiibartEngine(Engine):
             self._take_hazard(s, 1 - ctl, o - O_HAZ)
 
     def _spell_disc(self, pl):
-        d = pl.disc
+        """What pl's fighters, Stage and Powers take off spells (besides pl.disc), kept in pl.sd
+        until a slot, the Stage, a Bind or the Powers coming into play changes it (-1)."""
+        d = pl.sd
+        if d >= 0:
+            return d
+        d = 0
         dc = self.disc_cards
         if dc and pl.dd:
             for f in pl.slots:
@@ -2239,6 +2327,7 @@ class AmiibartEngine(Engine):
                 for pw in pl.powers:
                     if pw in dc:
                         d += self.ci[pw].spell_disc
+        pl.sd = d
         return d
 
     # -- checking ------------------------------------------------------------------------------
@@ -2358,7 +2447,7 @@ class AmiibartEngine(Engine):
             for slot, fs in (spec.get("slots") or {}).items():
                 if isinstance(fs, str):
                     fs = {"card": fs}
-                f = self._new_fighter(s, self.ids[fs["card"]])
+                f = self._enter(s, idx, pl, self.ids[fs["card"]], int(slot) - 1)
                 f.fresh = bool(fs.get("fresh", False))
                 f.done = bool(fs.get("attacked", False))
                 if "attack" in fs:
@@ -2372,7 +2461,7 @@ class AmiibartEngine(Engine):
                 f.poison = int(fs.get("poison", 0))
                 f.bound = bool(fs.get("bound", False))
                 f.stun = bool(fs.get("stunned", False))
-                _put(pl, int(slot) - 1, f)
+            _changed(pl)            # (the fighters were changed after they entered)
             pl.hazards = [self.ids[h] for h in spec.get("hazards") or []]
             if spec.get("stage"):
                 pl.stage = self.ids[spec["stage"]]
@@ -2397,8 +2486,10 @@ class AmiibartEngine(Engine):
                         + len(pl.hazards) + (pl.stage >= 0) + len(pl.discard) + len(pl.void))
         s.cur = s.first = cur
         s.turn = 2
+        s.turn_one = s.p[cur].turns == 1
         for i, pl in enumerate(s.p):
             pl.energy = int(setup.get("energy", self.energy_per_turn)) if i == cur else 0
+        s.dead = _ALL_POSITIONS        # any fighter set up may be dead
         self._finish_lsup(s)
         self._run(s)
         return s
@@ -2477,6 +2568,33 @@ _R5 = range(5)
 _CHOICES = [(9, o) for o in range(O_DONE + 1)]     # the answer actions, made once
 _PLAYS_CARD = tuple(k in (1, 2, 5) for k in range(10))   # by action kind: a[1] is the card played
 _SLOTS_OF = [tuple(i for i in range(5) if m & (1 << i)) for m in range(32)]
+
+
+def _by_mask(items):
+    """[m]: the tuple of items[i] for the slots i of mask m, in slot order (each mask's tuple is
+    a shorter one plus its highest slot's item)."""
+    out = [()]
+    for m in range(1, 32):
+        h = m.bit_length() - 1
+        out.append(out[m ^ (1 << h)] + (items[h],))
+    return out
+
+
+# the basic attacks of the fighters in slot mask r on target slot mask t: [r][t]
+_BASIC_ATTACKS = [[()] * 32]
+for _r in range(1, 32):
+    _h = _r.bit_length() - 1
+    _row = _by_mask([(4, _h, 0, t) for t in range(5)])
+    _BASIC_ATTACKS.append([below + mine
+                           for below, mine in zip(_BASIC_ATTACKS[_r ^ (1 << _h)], _row, strict=True)])
+del _r, _h, _row
+_E_TABLE = 40                    # the least length of the HandPlan tables by Energy
+_LOWER = (0, 1, 3, 7, 15)        # [i]: the slots below slot i
+# State.dead: a bit per position (player * 5 + slot) where a fighter may have died
+_PBIT = ((1, 2, 4, 8, 16), (32, 64, 128, 256, 512))
+_SHIFT = (0, 5)
+_KEEP_OTHER = (~31, ~(31 << 5))      # the bits of the other player's positions
+_ALL_POSITIONS = 1023
 # Hazard-only effects and the triggers they answer.
 _HAZARD_OPS = {"wither": (EV_OPP_HEALED,), "cancel": (EV_OPP_CAST,),
                "nullify": (EV_OPP_POWER, EV_OPP_CAST), "null_attack": (EV_OPP_SPECIAL,)}
@@ -2525,8 +2643,10 @@ def _ref(s, t):
 
 
 def _target_table(head):
-    """An action's targeted forms: [t][u + 1] = head + (t, u), t a position, u one or -1."""
-    return [[head + (t, u) for u in range(-1, 10)] for t in range(10)]
+    """An action's targeted forms: ([side][m]: head + (t, -1) for the positions t of slot mask m
+    on that side, [t][u]: head + (t, u) for positions t and u, head + (-1, -1))."""
+    return ([_by_mask([head + (side * 5 + i, -1) for i in range(5)]) for side in (0, 1)],
+            [[head + (t, u) for u in range(10)] for t in range(10)], head + (-1, -1))
 
 
 def _alive(slots):
@@ -2567,30 +2687,14 @@ def _to_hand(pl, c):
         pl.hk = None
 
 
-def _put(pl, i, f):
-    """Fighter f enters pl's empty slot i: the slot summaries (Player) follow. Without keyword
-    grants on the side (pl.gk) a fighter's Block is its own, so a known block mask only gains
-    its bit."""
-    pl.slots[i] = f
-    bit = _BIT[i]
-    pl.om |= bit
-    pl.lm = -1
-    if pl.gk:
-        pl.bm = pl.rm = -1
-        return
-    if pl.bm > -1 and (f.kw | f.tkw | f.nkw) & BLOCK:
-        pl.bm |= bit
-    if f.kw & SWIFT or not f.fresh:     # a fresh fighter is ready only with Swift
-        pl.rm = -1
-
-
 def _clear(pl, i):
     """Slot i of pl is emptied. Without keyword grants on the side (pl.gk) whether the others
     have Block or may attack does not change: known masks only lose the slot's bit."""
     pl.slots[i] = None
     bit = _BIT[i]
     pl.om &= ~bit
-    pl.lm = -1
+    pl.xm &= ~bit
+    pl.lm = pl.sd = -1
     if pl.gk:
         pl.bm = pl.rm = -1
         return
@@ -2601,8 +2705,9 @@ def _clear(pl, i):
 
 
 def _changed(pl):
-    """pl's Stage, Powers or a fighter's Bind changed what listens, grants and may attack."""
-    pl.lm = pl.bm = pl.rm = -1
+    """pl's Stage, Powers or a fighter's Bind changed what listens, grants, may attack and
+    makes spells cheaper."""
+    pl.lm = pl.bm = pl.rm = pl.sd = -1
 
 
 def _get(s, r):
