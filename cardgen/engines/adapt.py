@@ -352,6 +352,17 @@ class AdaptEngine(Engine):
     game_id = "adapt"
     max_actions = 6000
     keywords = frozenset(NUMERALS + FLAGS + ("Resist", "Immune", "Cooldown"))
+    # The instance's attributes in slots (one added in __init__ belongs here too): with more than
+    # 30 in its __dict__, CPython 3.11 gives up the shared-key layout, and then no
+    # `self.method(...)` call site specializes (tests/test_sim_harness.py checks the count).
+    __slots__ = ("game", "tables", "caps", "toxic_bonus", "max_poison", "bait_cost", "leth_cap",
+                 "miss_cap", "tie_dmg", "tie_exp", "guppy_min_fer", "pgp_max", "part_margin",
+                 "guppy_max", "exp_cap", "exp_start", "auto_at", "stalemate", "settle_min",
+                 "guppy_names", "guppy_stats", "names", "index", "is_body", "level", "cost", "loc",
+                 "die", "copies", "stat", "fx", "unsupported", "has_school", "adapt_action",
+                 "cap_list", "cap_eff", "lowest_cap", "clamp_rows", "vec", "plain_numerals",
+                 "part_vec", "body_vec", "level_die", "_stats_cache", "_numerals_cache",
+                 "_config_cache", "guppy_s")
 
     def __init__(self, game):
         super().__init__(game)

@@ -245,6 +245,14 @@ class AmfibidoEngine(ViewsMixin, Engine):
     game_id = "amfibido"
     max_actions = 1500
     keywords = frozenset({"Transform", "Knockout", "Boomerang", "Switcheroo", "Neutralize"})
+    # The instance's attributes in slots (one added in __init__ belongs here too): with more than
+    # 30 in its __dict__, CPython 3.11 gives up the shared-key layout, and then no
+    # `self.method(...)` call site specializes (tests/test_sim_harness.py checks the count).
+    __slots__ = ("game", "wins_needed", "active", "last_table_round", "round_limit", "deal", "plans",
+                 "creatures", "grammar", "no_sensei", "_unsupported", "infos", "by_name", "d_of", "A_pick",
+                 "A_sensei", "A_field", "A_equip", "A_equip_r", "A_combo", "A_choose_name", "A_play",
+                 "kind_d", "step0", "A_combo_to", "cost_from_hand", "play_chooser", "ability_chooser",
+                 "pw_extra", "_boxes", "_box_last")      # (is_over: in __dict__, over the method)
 
     def __init__(self, game):
         super().__init__(game)
