@@ -196,7 +196,7 @@ def format_html(report: dict) -> str:
 <html lang="en"><head><meta charset="utf-8"><title>{e(report['name'])}: sample matches</title>
 <style>body{{font:14px/1.4 sans-serif;margin:2em;max-width:60em}}
 table{{border-collapse:collapse;margin:1em 0}}
-td,th{{border:1px solid #ccc;padding:3px 8px;text-align:right}}th{{text-align:left}}
+td,th{{border:1px solid #ccc;padding:3px 8px;text-align:right}}th,td:first-child{{text-align:left}}
 h2{{margin-top:1.6em}}</style>
 </head><body>
 <h1>{e(report['name'])}: {report['matches']} sample matches</h1>
