@@ -2580,14 +2580,18 @@ def _by_mask(items):
     return out
 
 
-# the basic attacks of the fighters in slot mask r on target slot mask t: [r][t]
-_BASIC_ATTACKS = [[()] * 32]
-for _r in range(1, 32):
-    _h = _r.bit_length() - 1
-    _row = _by_mask([(4, _h, 0, t) for t in range(5)])
-    _BASIC_ATTACKS.append([below + mine
-                           for below, mine in zip(_BASIC_ATTACKS[_r ^ (1 << _h)], _row, strict=True)])
-del _r, _h, _row
+def _basic_attacks():
+    """[r][t]: the basic attacks of the fighters in slot mask r on the target slot mask t, in slot
+    order (each r's row is a smaller mask's plus its highest slot's attacks)."""
+    out = [[()] * 32]
+    for r in range(1, 32):
+        h = r.bit_length() - 1
+        mine = _by_mask([(4, h, 0, t) for t in range(5)])
+        out.append([a + b for a, b in zip(out[r ^ (1 << h)], mine, strict=True)])
+    return out
+
+
+_BASIC_ATTACKS = _basic_attacks()
 _E_TABLE = 40                    # the least length of the HandPlan tables by Energy
 _LOWER = (0, 1, 3, 7, 15)        # [i]: the slots below slot i
 # State.dead: a bit per position (player * 5 + slot) where a fighter may have died
