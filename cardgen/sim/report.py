@@ -96,7 +96,7 @@ def build_report(game, results: list[MatchResult], seconds: float, *, static=(),
             "max": lengths[-1] if lengths else 0, "histogram": _histogram(lengths),
         },
         "seats": seat_rates, "matchups": matrix, "balance": balance,
-        "cards": cards, "never_played": never_played,
+        "cards": cards, "never_played": never_played, "card_count": len(game.cards),
         "conflicts": conflicts,
         "speed": {"seconds": round(seconds, 2), "actions": actions,
                   "matches_per_s": round(len(results) / seconds, 1) if seconds else None,
@@ -148,12 +148,13 @@ def format_text(report: dict, top_cards: int = 12) -> str:
             row = report["matchups"][name]
             lines.append(f"    {name[:22]:22} " + " ".join(f"{_pct(row[b]):>10}" for b in names))
     if report["cards"]:
-        lines += ["", f"  most played cards (of {len(report['cards'])}; "
+        lines += ["", f"  most played cards ({len(report['cards'])} different ones played; "
                       "win rate of the player who played it)"]
         lines += [f"    {c['card'][:30]:30} {c['plays']:7} plays  {_pct(c['win_rate'])}"
                   for c in report["cards"][:top_cards]]
     if report["never_played"]:
-        lines.append(f"  never played: {len(report['never_played'])} cards")
+        lines.append(f"  never played: {len(report['never_played'])} of {report['card_count']} cards "
+                     "(a card in none of the decks played counts too)")
     lines += ["", f"  rule conflicts: {len(report['conflicts']) or 'none'}"]
     for c in report["conflicts"]:
         seed = f"seed {c['seed']}" if c["seed"] is not None else "every match"
