@@ -154,7 +154,7 @@ def format_text(report: dict, top_cards: int = 12) -> str:
                   for c in report["cards"][:top_cards]]
     if report["never_played"]:
         lines.append(f"  never played: {len(report['never_played'])} of {report['card_count']} cards "
-                     "(a card in none of the decks played counts too)")
+                     "(cards in none of the decks played are counted too)")
     lines += ["", f"  rule conflicts: {len(report['conflicts']) or 'none'}"]
     for c in report["conflicts"]:
         seed = f"seed {c['seed']}" if c["seed"] is not None else "every match"
