@@ -306,7 +306,7 @@ def _card_part(engine, cards):
         elif k == 2:
             plain.append((EN[c], engine._cast0[c]))
         elif k in (4, 5):
-            single.append((EN[c], engine._cast_rows(c), k == 5))
+            single.append((EN[c], engine._cast_rows[c], k == 5))
         elif k != 8:
             other.append((c, k, EN[c], engine._targets[c]))
     return (tuple(stages), tuple(plain), tuple(single), tuple(other),
@@ -391,9 +391,6 @@ class AmiibartEngine(Engine):
 
         slots_of = _SLOTS_OF.__getitem__
 
-        # play (key c) / cast (key -1 - c) action tables of card c, made when a hand first holds
-        # it (_play_row, _cast_rows)
-        self._rows = {}
         self._cast0 = [(2, c, -1, -1) for c in range(n)]
         self._stage = [(5, c) for c in range(n)]
         # attack actions by slot i, then attack index ai (0 basic), then target slot mask (index
@@ -452,15 +449,19 @@ class AmiibartEngine(Engine):
                   [t[2] for ts in ci.trig.values() for t in ts],
                   [(a.step3, a.step5, a.step7) for a in ci.attacks]])
             ci.refs = frozenset(named)
-        # the action tables of every card, made once here rather than when a hand first holds it;
-        # _targets[c]: (cast actions by target (_target_table), target selectors) of a spell of
-        # kind 6, for _targeted
+        # The action tables of every card, by card: _play_rows[c], a fighter's play actions by
+        # empty-slot mask; _cast_rows[c], a one-target spell's cast actions by side (0, 1) and
+        # occupied-slot mask; _targets[c], (cast actions by target (_target_table), target
+        # selectors) of a spell of kind 6, for _targeted.
+        self._play_rows = [None] * n
+        self._cast_rows = [None] * n
         self._targets = [None] * n
         for c, k in enumerate(lk):
             if k == 0:
-                self._play_row(c)
+                self._play_rows[c] = _by_mask([(1, c, i) for i in range(5)])
             elif k in (4, 5):
-                self._cast_rows(c)
+                self._cast_rows[c] = tuple(_by_mask([(2, c, side * 5 + i, -1) for i in range(5)])
+                                           for side in (0, 1))
             elif k == 6:
                 self._targets[c] = (_target_table((2, c)), self.TS[c])
         self.aura_cards = frozenset(ci.id for ci in self.ci if ci.aura)
@@ -702,27 +703,11 @@ class AmiibartEngine(Engine):
         """The play actions of every fighter card of a plan into the empty slots emask (kept in
         the fplay table its fighter part shares)."""
         acts = ()
-        rows = self._rows           # every fighter card's play row (made in __init__)
+        rows = self._play_rows
         for c in plan.fighters:
             acts += rows[c][emask]
         plan.fplay[emask] = acts
         return acts
-
-    def _play_row(self, c):
-        """Card c's play actions by empty-slot mask (made in __init__)."""
-        row = self._rows.get(c)
-        if row is None:
-            row = self._rows[c] = _by_mask([(1, c, i) for i in range(5)])
-        return row
-
-    def _cast_rows(self, c):
-        """A one-target spell's cast actions by side (0, 1) and occupied-slot mask (made in
-        __init__)."""
-        rows = self._rows.get(-1 - c)
-        if rows is None:
-            rows = self._rows[-1 - c] = tuple(_by_mask([(2, c, side * 5 + i, -1) for i in range(5)])
-                                              for side in (0, 1))
-        return rows
 
     def _listen_sup(self, deck, powers):
         """The events these cards listen to (_finish_lsup adds the cards they name)."""
