@@ -352,9 +352,7 @@ class AdaptEngine(Engine):
     game_id = "adapt"
     max_actions = 6000
     keywords = frozenset(NUMERALS + FLAGS + ("Resist", "Immune", "Cooldown"))
-    # The instance's attributes in slots (one added in __init__ belongs here too): with more than
-    # 30 in its __dict__, CPython 3.11 gives up the shared-key layout, and then no
-    # `self.method(...)` call site specializes (tests/test_sim_harness.py checks the count).
+    # more than 30 attributes: all in slots, one added in __init__ too (docs/engines.md says why)
     __slots__ = ("game", "tables", "caps", "toxic_bonus", "max_poison", "bait_cost", "leth_cap",
                  "miss_cap", "tie_dmg", "tie_exp", "guppy_min_fer", "pgp_max", "part_margin",
                  "guppy_max", "exp_cap", "exp_start", "auto_at", "stalemate", "settle_min",

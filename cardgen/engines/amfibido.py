@@ -245,9 +245,7 @@ class AmfibidoEngine(ViewsMixin, Engine):
     game_id = "amfibido"
     max_actions = 1500
     keywords = frozenset({"Transform", "Knockout", "Boomerang", "Switcheroo", "Neutralize"})
-    # The instance's attributes in slots (one added in __init__ belongs here too): with more than
-    # 30 in its __dict__, CPython 3.11 gives up the shared-key layout, and then no
-    # `self.method(...)` call site specializes (tests/test_sim_harness.py checks the count).
+    # more than 30 attributes: all in slots, one added in __init__ too (docs/engines.md says why)
     __slots__ = ("game", "wins_needed", "active", "last_table_round", "round_limit", "deal", "plans",
                  "creatures", "grammar", "no_sensei", "_unsupported", "infos", "by_name", "d_of", "A_pick",
                  "A_sensei", "A_field", "A_equip", "A_equip_r", "A_combo", "A_choose_name", "A_play",

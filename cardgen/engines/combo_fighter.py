@@ -260,9 +260,7 @@ class ComboFighterEngine(Engine):
     game_id = "combo-fighter"
     max_actions = 5000
     keywords = KEYWORDS
-    # The instance's attributes in slots (one added in __init__ belongs here too): with more than
-    # 30 in its __dict__, CPython 3.11 gives up the shared-key layout, and then no
-    # `self.method(...)` call site specializes (tests/test_sim_harness.py checks the count).
+    # more than 30 attributes: all in slots, one added in __init__ too (docs/engines.md says why)
     __slots__ = ("game", "hand_limit", "fights_to_win", "best_of", "_unsupported", "_hand_cache", "_by_cards",
                  "_cards_of", "_shapes", "_protos", "names", "kind", "ctype", "button", "cbox", "speed",
                  "prio", "quick", "gbreak", "owner", "od_c", "od_x", "cd_c", "cd_x", "opener", "linked",
