@@ -197,3 +197,18 @@ def test_an_engine_keeps_at_most_30_attributes_in_its_dict(game_id):
 
     engine = load_engine(load_game(game_id))
     assert len(vars(engine)) <= 30, sorted(vars(engine))
+
+
+@pytest.mark.parametrize("game_id", ["adapt", "amfibido", "amiibart", "combo-fighter", "dojo-duel"])
+def test_unchecked_runs_play_the_same_matches_as_checked_ones(game_id):
+    # Unchecked runs apply the bots' choices with apply_chosen, which may skip the legality check.
+    from cardgen.engines import load_engine
+
+    engine = load_engine(load_game(game_id))
+    setups = engine.setups()
+    for seed in range(40):
+        checked = play_match(engine, setups, seed, ["random"], trajectory=True)
+        unchecked = play_match(engine, setups, seed, ["random"], trajectory=True, check_invariants=False)
+        assert not checked.conflicts and not unchecked.conflicts
+        assert (unchecked.trajectory, unchecked.winner) == (checked.trajectory, checked.winner), seed
+

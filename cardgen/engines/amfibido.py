@@ -856,6 +856,9 @@ class AmfibidoEngine(ViewsMixin, Engine):
             legal = self.legal_actions(st)
         if action not in legal:
             raise IllegalAction(f"{action!r} is not legal here")
+        return self.apply_chosen(st, action)
+
+    def apply_chosen(self, st, action):
         st.legal = None
         if st.pend:
             self._resolve_pending(st, action)

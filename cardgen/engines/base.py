@@ -84,6 +84,14 @@ class Engine:
     def apply(self, state, action: Action):
         raise NotImplementedError
 
+    def apply_chosen(self, state, action: Action):
+        """`apply` for an action the caller took from `legal_actions(state)` itself.
+
+        The simulator's unchecked runs call it for the bots' choices, which come from that list,
+        so an engine may skip looking the action up in it. The default checks, like `apply`.
+        """
+        return self.apply(state, action)
+
     def first_player(self, state) -> int:
         """Who moves first in this match (for the first-player advantage figure)."""
         return self.current_player(state)

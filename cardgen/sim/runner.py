@@ -89,7 +89,9 @@ def play_match(engine, setups: list[Setup], seed: int, bot_names: list[str], *,
         result.first_player = engine.first_player(state)
         choosers = [bot.choose for bot in bots]
         is_over, legal_actions, current_player = engine.is_over, engine.legal_actions, engine.current_player
-        apply, card_of, invariants = engine.apply, engine.card_of, engine.invariants
+        # A checked run also has the engine check that each bot's choice was on its list.
+        apply = engine.apply if check_invariants else engine.apply_chosen
+        card_of, invariants = engine.card_of, engine.invariants
         plays = result.plays
         cap = engine.max_actions
         record = log or trajectory
