@@ -143,11 +143,12 @@ def _stage_matches(game: Game, out_root: Path, progress: bool) -> StageResult:
         return StageResult("matches", True, "skipped: no rules engine")
     from cardgen.engines import load_engine
     from cardgen.sim.report import build_report, format_html
-    from cardgen.sim.runner import simulate, static_conflicts
+    from cardgen.sim.runner import card_pool, simulate, static_conflicts
 
     engine = load_engine(game)
     results, seconds = simulate(game, matches=SAMPLE_MATCHES, seed=1, progress=progress)
-    report = build_report(game, results, seconds, static=static_conflicts(engine), bots=["random"], seed=1)
+    report = build_report(game, results, seconds, static=static_conflicts(engine), bots=["random"], seed=1,
+                          pool=card_pool(engine))
     out = out_root / game.id
     write_atomic(out / "simulation.json", json.dumps(report, indent=2, ensure_ascii=False) + "\n")
     write_atomic(out / "simulation.html", format_html(report))

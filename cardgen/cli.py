@@ -374,7 +374,7 @@ def cmd_simulate(args) -> int:
     from cardgen.fsutil import write_atomic
     from cardgen.model import load_game
     from cardgen.sim.report import build_report, format_html, format_text
-    from cardgen.sim.runner import simulate, static_conflicts
+    from cardgen.sim.runner import card_pool, simulate, static_conflicts
 
     game = load_game(args.game)
     engine = load_engine(game)
@@ -385,7 +385,7 @@ def cmd_simulate(args) -> int:
                                 decks=args.decks, check_invariants=not args.no_invariants,
                                 progress=sys.stderr.isatty() and args.format == "text")
     report = build_report(game, results, seconds, static=static_conflicts(engine), bots=bots,
-                          seed=args.seed)
+                          seed=args.seed, pool=card_pool(engine, args.decks))
     out = args.out / game.id
     write_atomic(out / "simulation.json", json.dumps(report, indent=2, ensure_ascii=False) + "\n")
     write_atomic(out / "simulation.html", format_html(report))

@@ -9,7 +9,7 @@ import pytest
 from cardgen.engines.base import Engine, Setup
 from cardgen.model import load_game
 from cardgen.sim.report import build_report, format_html, format_text, wilson
-from cardgen.sim.runner import conflict_summary, play_match, static_conflicts
+from cardgen.sim.runner import card_pool, conflict_summary, play_match, static_conflicts
 from tests.conftest import ROOT
 
 
@@ -212,3 +212,30 @@ def test_unchecked_runs_play_the_same_matches_as_checked_ones(game_id):
         assert not checked.conflicts and not unchecked.conflicts
         assert (unchecked.trajectory, unchecked.winner) == (checked.trajectory, checked.winner), seed
 
+
+class PooledRace(RaceEngine):
+    """The decks hold two of the guild's cards; a roll plays Spare Oil, and Sea Fog is never played."""
+
+    def setups(self, decks=None):
+        pool = frozenset({"Spare Oil", "Sea Fog"})
+        return [Setup("A vs B", ["A", "B"], cards=pool), Setup("B vs A", ["B", "A"], cards=pool)]
+
+    def card_of(self, state, action):
+        return "Spare Oil" if action == ("roll",) else None
+
+
+def test_cards_never_played_are_looked_for_in_the_decks_played():
+    engine = PooledRace(GUILD)
+    results = [play_match(engine, engine.setups(), s, ["random"]) for s in range(50)]
+    pool = card_pool(engine)
+    assert pool == {"Spare Oil", "Sea Fog"}
+    report = build_report(GUILD, results, 1.0, pool=pool)
+    assert report["never_played"] == ["Sea Fog"] and report["pool_count"] == 2
+    text = format_text(report)
+    assert "never played: 1 of the 2 cards in the decks played: Sea Fog" in text
+    assert "8 of the game's 10 cards are in none of those decks" in text
+    assert "Never played (1 of the 2 cards in the decks played): Sea Fog." in format_html(report)
+    # An engine that does not name its decks' cards: every card of the game is looked at.
+    unpooled = build_report(GUILD, results, 1.0)
+    assert len(unpooled["never_played"]) == 9 and unpooled["pool_count"] is None
+    assert "never played: 9 of 10 cards" in format_text(unpooled)

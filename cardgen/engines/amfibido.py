@@ -408,11 +408,11 @@ class AmfibidoEngine(ViewsMixin, Engine):
             sensei = any(self.by_name[n].type == SENSEI for n in counts if n in self.by_name)
             label = deck.name + (" (with sensei)" if sensei else " (no sensei)")
             out.append(Setup(label=label, seats=["Player 1", "Player 2"],
-                             options={"box": counts, "sensei": sensei}))
+                             options={"box": counts, "sensei": sensei}, cards=frozenset(counts)))
         if not out:
             counts = {c.name: c.copies for c in self.game.cards.values()}
             out.append(Setup(label="Full box (with sensei)", seats=["Player 1", "Player 2"],
-                             options={"box": counts, "sensei": True}))
+                             options={"box": counts, "sensei": True}, cards=frozenset(counts)))
         return out
 
     def _box(self, counts: dict[str, int], label: str) -> Box:

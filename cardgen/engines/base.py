@@ -55,6 +55,9 @@ class Setup:
     label: str
     seats: list[str]                  # one name per player, e.g. deck or character names
     options: dict[str, Any] = field(default_factory=dict)
+    # The names of the cards the seats may play (their decks, characters...): a card here that no
+    # match played is a dead card. Empty when the engine does not say.
+    cards: frozenset[str] = frozenset()
 
 
 class Engine:

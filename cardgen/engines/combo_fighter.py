@@ -435,7 +435,9 @@ class ComboFighterEngine(Engine):
             specs = [self.deck_spec(name) for name in sorted(self.chars)]
         pairs = list(itertools.combinations_with_replacement(specs, 2))
         return [Setup(label=f"{a['name']} vs {b['name']}", seats=[a["name"], b["name"]],
-                      options={"decks": [a, b]}) for a, b in pairs]
+                      options={"decks": [a, b]},
+                      cards=frozenset([*a["cards"], *a["starting_hand"], *b["cards"], *b["starting_hand"]]))
+                for a, b in pairs]
 
     def deck_spec(self, deck) -> dict:
         """A plain-data deck: {name, character, cards: {card: copies}, starting_hand}."""

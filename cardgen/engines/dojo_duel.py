@@ -187,7 +187,8 @@ class DojoDuelEngine(Engine):
         # from both sides); a single deck plays the mirror match.
         pairs = list(itertools.permutations(loaded, 2)) or [(d, d) for d in loaded[:1]]
         return [Setup(label=f"{a[0]} vs {b[0]}", seats=[a[0], b[0]],
-                      options={"decks": [list(a[1]), list(b[1])]}) for a, b in pairs]
+                      options={"decks": [list(a[1]), list(b[1])]}, cards=frozenset([*a[1], *b[1]]))
+                for a, b in pairs]
 
     def _deck_list(self, deck) -> tuple[str, list[str]]:
         """(name, card names with repeats) from a Deck, a deck file path, or (name, names)."""

@@ -30,7 +30,9 @@ def percentile(sorted_values: list[int], q: float) -> float:
 
 
 def build_report(game, results: list[MatchResult], seconds: float, *, static=(), bots=(),
-                 seed: int = 1) -> dict:
+                 seed: int = 1, pool: frozenset[str] = frozenset()) -> dict:
+    """The figures of a simulation. `pool`: the cards the simulated decks hold (runner.card_pool);
+    without it, every card of the game counts when looking for cards never played."""
     finished = [r for r in results if r.finished]
     draws = [r for r in finished if r.winner is None]
     decisive = [r for r in finished if r.winner is not None and r.first_player is not None]
@@ -76,7 +78,8 @@ def build_report(game, results: list[MatchResult], seconds: float, *, static=(),
     cards = [{"card": c, "plays": card_plays[c], "matches": card_matches[c],
               "win_rate": round(card_wins[c] / card_matches[c], 3)} for c in
              sorted(card_plays, key=lambda c: (-card_plays[c], c))]
-    never_played = sorted(set(game.cards) - set(card_plays)) if card_plays else []
+    candidates = pool or set(game.cards)
+    never_played = sorted(candidates - set(card_plays)) if card_plays else []
 
     conflicts = [{**c.as_dict(), "count": n} for c, n in conflict_summary(results)]
     conflicts = [c.as_dict() | {"count": 1} for c in static] + conflicts
@@ -97,11 +100,39 @@ def build_report(game, results: list[MatchResult], seconds: float, *, static=(),
         },
         "seats": seat_rates, "matchups": matrix, "balance": balance,
         "cards": cards, "never_played": never_played, "card_count": len(game.cards),
+        "pool_count": len(pool) or None,
         "conflicts": conflicts,
         "speed": {"seconds": round(seconds, 2), "actions": actions,
                   "matches_per_s": round(len(results) / seconds, 1) if seconds else None,
                   "actions_per_s": round(actions / seconds) if seconds else None},
     }
+
+
+def _never_played_lines(report: dict, names_shown: int = 8) -> list[str]:
+    never, pool, total = report["never_played"], report.get("pool_count"), report["card_count"]
+    if not never:
+        return []
+    if not pool:
+        return [f"  never played: {len(never)} of {total} cards "
+                "(cards in none of the decks played are counted too)"]
+    shown = ", ".join(never[:names_shown]) + (f" and {len(never) - names_shown} more"
+                                               if len(never) > names_shown else "")
+    lines = [f"  never played: {len(never)} of the {pool} cards in the decks played: {shown}"]
+    if pool < total:
+        lines.append(f"  ({total - pool} of the game's {total} cards are in none of those decks)")
+    return lines
+
+
+def _never_played_html(report: dict) -> str:
+    never, pool, total = report["never_played"], report.get("pool_count"), report["card_count"]
+    if not never:
+        return ""
+    names = ", ".join(html.escape(n) for n in never)
+    if not pool:
+        return f"<p>Never played ({len(never)} of the game's {total} cards, in a deck or not): {names}.</p>"
+    outside = (f" {total - pool} of the game's {total} cards are in none of those decks."
+               if pool < total else "")
+    return f"<p>Never played ({len(never)} of the {pool} cards in the decks played): {names}.{outside}</p>"
 
 
 def _histogram(lengths: list[int], bins: int = 12) -> list[dict]:
@@ -152,9 +183,7 @@ def format_text(report: dict, top_cards: int = 12) -> str:
                       "win rate of the player who played it)"]
         lines += [f"    {c['card'][:30]:30} {c['plays']:7} plays  {_pct(c['win_rate'])}"
                   for c in report["cards"][:top_cards]]
-    if report["never_played"]:
-        lines.append(f"  never played: {len(report['never_played'])} of {report['card_count']} cards "
-                     "(cards in none of the decks played are counted too)")
+    lines += _never_played_lines(report)
     lines += ["", f"  rule conflicts: {len(report['conflicts']) or 'none'}"]
     for c in report["conflicts"]:
         seed = f"seed {c['seed']}" if c["seed"] is not None else "every match"
@@ -211,6 +240,7 @@ balance {report['balance']}.</p>
 <h2>Rule conflicts</h2>
 <table><tr><th>kind</th><th>what</th><th>seed</th><th>setup</th><th>count</th></tr>{conflicts}</table>
 <h2>Cards</h2><table><tr><th>card</th><th>plays</th><th>matches</th><th>win rate</th></tr>{cards}</table>
+{_never_played_html(report)}
 </body></html>
 """
 

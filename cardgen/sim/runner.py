@@ -215,6 +215,11 @@ def _run_chunk(seeds: list[int]) -> list[MatchResult]:
             for s in seeds]
 
 
+def card_pool(engine, decks: list[str] | None = None) -> frozenset[str]:
+    """The cards the matchups simulated with these deck files may play (empty: not known)."""
+    return frozenset().union(*(setup.cards for setup in engine.setups(_load_decks(decks))))
+
+
 def _load_decks(deck_paths):
     if not deck_paths:
         return None
