@@ -1171,6 +1171,10 @@ class AdaptEngine(Engine):
             legal = self.legal_actions(st)
         if action not in legal:
             raise IllegalAction(f"{action!r} is not legal here")
+        return self.apply_chosen(st, action)
+
+    def apply_chosen(self, st, action):
+        # (The unchecked simulator's entry, so the check lives in apply, which calls this.)
         st.legal = None
         kind = action[0]
         p = st.turn
