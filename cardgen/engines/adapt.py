@@ -716,7 +716,9 @@ class AdaptEngine(Engine):
     def _setup(self, name, cards, variants, players, **extra) -> Setup:
         label = f"{name}, {players} players" + (f" ({', '.join(variants)})" if variants else "")
         options = {"players": players, "variants": list(variants), "deck": cards, **extra}
-        return Setup(label=label, seats=self._seat_names(players), options=options)
+        pool = frozenset(cards) if cards is not None else frozenset(
+            self.names[t] for t in self._deck_types(None, variants, 1))
+        return Setup(label=label, seats=self._seat_names(players), options=options, cards=pool)
 
     def _seat_names(self, n):
         base = [g.split()[0] for g in self.guppy_names]
