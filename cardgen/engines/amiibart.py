@@ -211,22 +211,22 @@ class CardInfo:
 
 class Fighter:
     """A fighter in a slot. kw: its keywords (printed or gained for good); tkw: this turn only;
-    nkw: until the start of its owner's next turn. arows, xa: its card's attack_rows and xa
-    (CardInfo), kept here for legal_actions."""
+    nkw: until the start of its owner's next turn. arows, evs: its card's attack_rows and evs
+    (CardInfo: its attack actions, the events it listens to), kept here for the hot path."""
 
     __slots__ = ("uid", "card", "token", "elem", "atk", "hp", "maxhp", "kw", "tkw", "nkw", "tmp",
                  "bound", "ign", "ward", "poison", "burn", "stun", "noatk", "fresh", "done",
-                 "doomed", "arows", "xa")
+                 "doomed", "arows", "evs")
 
     def copy(self):
-        g = Fighter.__new__(Fighter)
+        g = Fighter()
         g.uid, g.card, g.token, g.elem = self.uid, self.card, self.token, self.elem
         g.atk, g.hp, g.maxhp, g.kw, g.tkw, g.nkw, g.tmp = (self.atk, self.hp, self.maxhp, self.kw,
                                                            self.tkw, self.nkw, self.tmp)
         g.bound, g.ign, g.ward, g.poison, g.burn, g.stun = (self.bound, self.ign, self.ward,
                                                              self.poison, self.burn, self.stun)
         g.noatk, g.fresh, g.done, g.doomed = self.noatk, self.fresh, self.done, self.doomed
-        g.arows, g.xa = self.arows, self.xa
+        g.arows, g.evs = self.arows, self.evs
         return g
 
 
@@ -243,7 +243,9 @@ class Player:
     keyword change and the start and end of a turn, though _next_turn works out the rm of the
     player whose turn starts at once; for rm an attack). Without keyword grants
     (gk) a slot's Block and readiness are its fighter's own, so _enter and _clear keep bm and rm
-    instead of dropping them. sd: _spell_disc(pl), -1 like lm. xm: the slots whose attacks
+    instead of dropping them; likewise a known lm takes in an entering fighter's events and is
+    dropped only when a fighter that listened leaves. sd: _spell_disc(pl), -1 when a slot, the
+    Stage, a Bind or the Powers coming into play changes it. xm: the slots whose attacks
     legal_actions must look at one by one (special attacks or ignoring Block; the others only
     have their basic attack on the usual targets). heard: whether some card of the match answers
     this player's plays (fixed for the match, as lsup)."""
@@ -1032,14 +1034,18 @@ class AmiibartEngine(Engine):
         # An action taken from the legal list is found by identity: a Python loop of `is` tests
         # costs less than `in`, which compares the tuples before it item by item. Attacks come
         # last in the list: they are looked for from the end.
-        kind = a[0]
-        for x in reversed(legal) if kind == 4 else legal:
+        for x in reversed(legal) if a[0] == 4 else legal:
             if x is a:
                 break
         else:
             if a not in legal:
                 raise IllegalAction(f"{a!r} is not legal here")
+        return self.apply_chosen(s, a)
+
+    def apply_chosen(self, s, a):
+        # (apply without looking `a` up: the caller took it from legal_actions(s))
         s.legal = None
+        kind = a[0]
         p = s.cur
         pl = s.p[p]
         # the kinds by how often they are played
@@ -1241,8 +1247,11 @@ class AmiibartEngine(Engine):
                     self._played_event(s, job[1], job[2], job[3])
                 elif k == J_CAST:
                     pj, po = s.p[job[1]], s.p[1 - job[1]]
-                    if ((pj.lsup & _BIT_YOU_CAST and self._listen(pj) & _BIT_YOU_CAST)
-                            or (po.lsup & _BIT_OPP_CAST and self._listen(po) & _BIT_OPP_CAST)):
+                    # (_listen, its cache hits inlined)
+                    if ((pj.lsup & _BIT_YOU_CAST
+                         and (pj.lm if pj.lm >= 0 else self._listen(pj)) & _BIT_YOU_CAST)
+                            or (po.lsup & _BIT_OPP_CAST
+                                and (po.lm if po.lm >= 0 else self._listen(po)) & _BIT_OPP_CAST)):
                         jobs = self._source_jobs(s, job[1], EV_YOU_CAST, None, None)
                         jobs += self._source_jobs(s, 1 - job[1], EV_OPP_CAST, None, None)
                         if jobs:
@@ -1318,13 +1327,14 @@ class AmiibartEngine(Engine):
         ci = self.ci
         jobs = []
         ev_bit = 1 << EV_END
-        listen = pl.lsup & ev_bit          # nothing in this match waits for it: skip the lookups
+        # nothing in this match, or nothing in play (_listen), waits for it: skip the lookups
+        listen = pl.lsup & ev_bit and (pl.lm if pl.lm >= 0 else self._listen(pl)) & ev_bit
         if listen:
             self._passive_jobs(pl, p, EV_END, jobs)
         slots = pl.slots
         for i in _SLOTS_OF[pl.om]:
             f = slots[i]
-            if listen and not f.bound and ci[f.card].evs & ev_bit:
+            if listen and not f.bound and f.evs & ev_bit:
                 ref = (p, i, f.uid)
                 for _, _, prog in ci[f.card].trig[EV_END]:
                     jobs.append((J_FX, p, prog, 0, ref, ref, ()))
@@ -1380,7 +1390,8 @@ class AmiibartEngine(Engine):
         nxt.empty = not nxt.om
         q = s.queue
         ci = self.ci
-        listen = nxt.lsup & _BIT_START          # nothing in this match waits for it: skip the lookups
+        # nothing in this match, or nothing in play (_listen), waits for it: skip the lookups
+        listen = nxt.lsup & _BIT_START and (nxt.lm if nxt.lm >= 0 else self._listen(nxt)) & _BIT_START
         if listen:
             self._passive_jobs(nxt, o, EV_START, q)
         # _ready_mask at once: none of them is fresh or has attacked, the stunned may not attack
@@ -1396,7 +1407,7 @@ class AmiibartEngine(Engine):
             if f.poison:
                 ref = (o, i, f.uid)
                 q.append((J_FX, o, _POISON_TICK, 0, ref, ref, ()))
-            if listen and not f.bound and ci[f.card].evs & _BIT_START:
+            if listen and not f.bound and f.evs & _BIT_START:
                 ref = (o, i, f.uid)
                 for _, _, prog in ci[f.card].trig[EV_START]:
                     q.append((J_FX, o, prog, 0, ref, ref, ()))
@@ -1457,13 +1468,14 @@ class AmiibartEngine(Engine):
         m = pl.lm
         if m >= 0:
             return m
-        EVS = self.EVS
         m = pl.pev if pl.on else 0
         if pl.stage >= 0:
-            m |= EVS[pl.stage]
-        for f in pl.slots:
-            if f is not None and not f.bound:
-                m |= EVS[f.card]
+            m |= self.EVS[pl.stage]
+        slots = pl.slots
+        for i in _SLOTS_OF[pl.om]:
+            f = slots[i]
+            if not f.bound:
+                m |= f.evs
         pl.lm = m
         return m
 
@@ -1486,9 +1498,9 @@ class AmiibartEngine(Engine):
                 if _fits(elem, nontoken, subject):
                     jobs.append((J_FX, p, prog, 0, None, evref, ()))
         slots = pl.slots
-        for i in _R5:
+        for i in _SLOTS_OF[pl.om]:
             f = slots[i]
-            if f is None or not EVS[f.card] & bit or f.bound or f.uid == exclude_uid:
+            if not f.evs & bit or f.bound or f.uid == exclude_uid:
                 continue
             for elem, nontoken, prog in self.ci[f.card].trig[ev]:
                 if _fits(elem, nontoken, subject):
@@ -1507,9 +1519,11 @@ class AmiibartEngine(Engine):
                         and s.cur != o):
                     jobs += self._hazard_jobs(s, o, h, ref)
         if subject is not None:
-            if s.p[p].lsup & _BIT_YOU_PLAY and self._listen(s.p[p]) & _BIT_YOU_PLAY:
+            # (_listen, its cache hits inlined)
+            pl, po = s.p[p], s.p[o]
+            if pl.lsup & _BIT_YOU_PLAY and (pl.lm if pl.lm >= 0 else self._listen(pl)) & _BIT_YOU_PLAY:
                 jobs += self._source_jobs(s, p, EV_YOU_PLAY, ref, subject, f.uid)
-            lo = self._listen(s.p[o]) if s.p[o].lsup & _BITS_OPP_PLAY else 0
+            lo = (po.lm if po.lm >= 0 else self._listen(po)) if po.lsup & _BITS_OPP_PLAY else 0
             if lo & _BITS_OPP_PLAY:
                 jobs += self._source_jobs(s, o, EV_OPP_PLAY, ref, subject)
                 jobs += self._source_jobs(s, o, EV_OPP_PLAY_AFTER, ref, subject)
@@ -1548,7 +1562,7 @@ class AmiibartEngine(Engine):
                     for _, _, prog in ci[c].trig[EV_FRIEND_ATTACKS]:
                         jobs.append((J_FX, ap, prog, 0, None, aref, ()))
             for i, f in enumerate(pl.slots):
-                if f is None or f.bound or not ci[f.card].evs & bit:
+                if f is None or f.bound or not f.evs & bit:
                     continue
                 ev = EV_ATTACKS if f.uid == aref[2] else EV_FRIEND_ATTACKS
                 for _, _, prog in ci[f.card].trig.get(ev, ()):
@@ -1570,7 +1584,7 @@ class AmiibartEngine(Engine):
                 self._exec(s, ap, special.step3, 0, aref, aref, (), True)
         elif k == 4:
             T = _get(s, a[2]) if a[2] is not None else None
-            if T is not None and not T.bound and ci[T.card].evs & (1 << EV_ATTACKED):
+            if T is not None and not T.bound and T.evs & (1 << EV_ATTACKED):
                 for _, _, prog in ci[T.card].trig[EV_ATTACKED]:
                     jobs.append((J_FX, d, prog, 0, a[2], aref, ()))
         elif k == 5:
@@ -1593,7 +1607,7 @@ class AmiibartEngine(Engine):
                         for _, _, prog in ci[c].trig.get(ev, ()):
                             jobs.append((J_FX, d, prog, 0, None, aref, ()))
                 for i, f in enumerate(pl.slots) if pl is not None else ():
-                    if f is None or f.bound or not ci[f.card].evs:
+                    if f is None or f.bound or not f.evs:
                         continue
                     src = (d, i, f.uid)
                     evs = [EV_FRIEND_AFTER_ATTACKED]
@@ -1611,7 +1625,7 @@ class AmiibartEngine(Engine):
                 for _, _, prog in ci[c].trig.get(EV_FRIEND_AFTER_ATTACKS, ()):
                     jobs.append((J_FX, ap, prog, 0, None, aref, ()))
             for i, f in enumerate(pl.slots) if not quiet else ():
-                if f is None or f.bound or not ci[f.card].evs:
+                if f is None or f.bound or not f.evs:
                     continue
                 ev = EV_AFTER_ATTACKS if f.uid == aref[2] else EV_FRIEND_AFTER_ATTACKS
                 for _, _, prog in ci[f.card].trig.get(ev, ()):
@@ -1831,7 +1845,7 @@ class AmiibartEngine(Engine):
                         elem, nontoken, _ = ci[h].trig[ev][0]
                         if _fits(elem, nontoken, subject):
                             q.extend(self._hazard_jobs(s, p, h, None))
-            if not f.bound and ci[f.card].evs & _BIT_DIES:
+            if not f.bound and f.evs & _BIT_DIES:
                 for _, _, prog in ci[f.card].trig[EV_DIES]:
                     q.append((J_FX, p, prog, 0, None, None, ()))
             if listen is None:
@@ -1871,7 +1885,7 @@ class AmiibartEngine(Engine):
         is its own, so a known block mask only gains its bit, and a new fighter is fresh: ready
         only with Swift."""
         info = self.ci[c]
-        f = Fighter.__new__(Fighter)
+        f = Fighter()           # (a type call costs less than Fighter.__new__(Fighter))
         s.uid += 1
         f.uid = s.uid
         f.card = c
@@ -1881,7 +1895,7 @@ class AmiibartEngine(Engine):
         f.hp = f.maxhp = info.hp
         f.kw = info.kw
         f.arows = info.attack_rows
-        f.xa = info.xa
+        f.evs = info.evs
         f.tkw = f.nkw = f.tmp = f.poison = f.burn = 0
         f.bound = f.ign = f.ward = f.stun = f.noatk = f.done = f.doomed = False
         f.fresh = True
@@ -1890,7 +1904,9 @@ class AmiibartEngine(Engine):
         pl.om |= bit
         if info.xa:
             pl.xm |= bit
-        pl.lm = pl.sd = -1
+        pl.sd = -1
+        if pl.lm > -1:
+            pl.lm |= info.evs       # (_listen: it is not bound)
         if pl.gk:
             pl.bm = pl.rm = -1
         else:
@@ -2678,12 +2694,16 @@ def _to_hand(pl, c):
 
 def _clear(pl, i):
     """Slot i of pl is emptied. Without keyword grants on the side (pl.gk) whether the others
-    have Block or may attack does not change: known masks only lose the slot's bit."""
+    have Block or may attack does not change: known masks only lose the slot's bit. What pl
+    listens to (pl.lm) changes only if the fighter listened to something."""
+    f = pl.slots[i]
     pl.slots[i] = None
     bit = _BIT[i]
     pl.om &= ~bit
     pl.xm &= ~bit
-    pl.lm = pl.sd = -1
+    pl.sd = -1
+    if f.evs and not f.bound:
+        pl.lm = -1
     if pl.gk:
         pl.bm = pl.rm = -1
         return
