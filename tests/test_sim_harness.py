@@ -239,3 +239,7 @@ def test_cards_never_played_are_looked_for_in_the_decks_played():
     unpooled = build_report(GUILD, results, 1.0)
     assert len(unpooled["never_played"]) == 9 and unpooled["pool_count"] is None
     assert "never played: 9 of 10 cards" in format_text(unpooled)
+    # Every card of the decks played: the line says so, and still counts the cards in no deck.
+    full = build_report(GUILD, results, 1.0, pool=frozenset({"Spare Oil"}))
+    assert full["never_played"] == [] and "never played: none of the" in format_text(full)
+    assert "9 of the game's 10 cards are in none of those decks" in format_html(full)

@@ -604,11 +604,18 @@ class AmiibartEngine(Engine):
             for j in range(i + 1, len(specs)):
                 a, b = specs[i], specs[j]
                 out.append(Setup(f"{a['name']} vs {b['name']}", [a["name"], b["name"]],
-                                 {"decks": [a, b]}))
+                                 {"decks": [a, b]}, self._playable(a, b)))
         if len(specs) == 1:
             out.append(Setup(f"{specs[0]['name']} mirror", [specs[0]["name"]] * 2,
-                             {"decks": [specs[0], specs[0]]}))
+                             {"decks": [specs[0], specs[0]]}, self._playable(specs[0])))
         return out
+
+    def _playable(self, *specs) -> frozenset:
+        """The cards of these decks and their Active Powers (a Setup's cards): a Passive Power is
+        in play from the start and never played."""
+        ids, ci = self.ids, self.ci
+        return frozenset([*(n for spec in specs for n in spec["cards"]),
+                          *(n for spec in specs for n in spec["powers"] if n in ids and ci[ids[n]].active)])
 
     def _template(self, hand_counts: dict, powers):
         """(the fields a new Player with these cards and Powers starts with, and the summaries

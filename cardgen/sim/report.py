@@ -110,14 +110,15 @@ def build_report(game, results: list[MatchResult], seconds: float, *, static=(),
 
 def _never_played_lines(report: dict, names_shown: int = 8) -> list[str]:
     never, pool, total = report["never_played"], report.get("pool_count"), report["card_count"]
-    if not never:
+    if not report["cards"] or not (never or pool):
         return []
     if not pool:
         return [f"  never played: {len(never)} of {total} cards "
                 "(cards in none of the decks played are counted too)"]
     shown = ", ".join(never[:names_shown]) + (f" and {len(never) - names_shown} more"
                                                if len(never) > names_shown else "")
-    lines = [f"  never played: {len(never)} of the {pool} cards in the decks played: {shown}"]
+    lines = [f"  never played: {len(never)} of the {pool} cards in the decks played: {shown}" if never
+             else f"  never played: none of the {pool} cards in the decks played"]
     if pool < total:
         lines.append(f"  ({total - pool} of the game's {total} cards are in none of those decks)")
     return lines
@@ -125,13 +126,15 @@ def _never_played_lines(report: dict, names_shown: int = 8) -> list[str]:
 
 def _never_played_html(report: dict) -> str:
     never, pool, total = report["never_played"], report.get("pool_count"), report["card_count"]
-    if not never:
+    if not report["cards"] or not (never or pool):
         return ""
     names = ", ".join(html.escape(n) for n in never)
     if not pool:
         return f"<p>Never played ({len(never)} of the game's {total} cards, in a deck or not): {names}.</p>"
     outside = (f" {total - pool} of the game's {total} cards are in none of those decks."
                if pool < total else "")
+    if not never:
+        return f"<p>Every one of the {pool} cards in the decks played was played.{outside}</p>"
     return f"<p>Never played ({len(never)} of the {pool} cards in the decks played): {names}.{outside}</p>"
 
 
