@@ -1,4 +1,5 @@
-"""Bots choose among legal actions. Each has its own RNG, never the game's and never `random`'s."""
+"""Bots choose among legal actions. The bots of a match share one RNG of their own, never the game's
+and never `random`'s."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ from typing import Protocol
 class Bot(Protocol):
     """What the simulator asks of a bot: pick one of the legal actions.
 
-    A bot is made by factory(engine, rng, player) with its own RNG. It must not change the state
+    A bot is made by factory(engine, rng, player) with the match's bot RNG. It must not change the state
     it is shown (clone it to look ahead) nor read hidden information from it.
     """
 
