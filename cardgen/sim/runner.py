@@ -181,11 +181,13 @@ def keywords_in(spec, value) -> list[str]:
 _WORKER: dict = {}
 
 
-def _init_worker(game_folder: str, deck_paths: list[str] | None, bot_names: list[str],
-                 check: bool) -> None:
-    from cardgen.model import load_game
+def _init_worker(game, deck_paths: list[str] | None, bot_names: list[str], check: bool) -> None:
+    """Ready this process to play: `game` is the loaded Game, or its folder (a pool worker)."""
+    if isinstance(game, str):
+        from cardgen.model import load_game
 
-    engine = load_engine(load_game(game_folder))
+        game = load_game(game)
+    engine = load_engine(game)
     _WORKER.update(engine=engine, setups=engine.setups(_load_decks(deck_paths)), bots=bot_names,
                    check=check)
 
@@ -239,7 +241,7 @@ def simulate(game, *, matches: int, seed: int = 1, jobs: int | None = None,
     seeds = list(range(seed, seed + matches))
     start = time.perf_counter()
     if jobs == 1 or matches < 50:
-        _init_worker(str(game.folder), decks, bots, check_invariants)
+        _init_worker(game, decks, bots, check_invariants)     # (the caller's game: no second load)
         results = []
         with _loaded_objects_frozen():
             for i in range(0, len(seeds), 100):
