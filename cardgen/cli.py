@@ -25,6 +25,12 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     except KeyboardInterrupt:
         return 130
+    except BrokenPipeError:
+        # The reader left (`cardgen replay ... | head`): stop quietly, as other command-line tools do.
+        import os
+
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())   # (no error at exit's flush)
+        return 141
 
 
 def _parser() -> argparse.ArgumentParser:

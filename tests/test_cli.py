@@ -122,3 +122,19 @@ def test_info_summarises_a_game():
     assert result.returncode == 0
     assert "Fog bank: 1 distinct, 1 copies (not in decks)" in result.stdout
     assert "deck rules: unknown-card, bad-count, deck-size, rarity-limit" in result.stdout
+
+
+
+def test_output_cut_short_by_its_reader_ends_quietly():
+    # As `cardgen replay ... | head -2` once head has gone: a pipe whose reader is already closed.
+    import os
+
+    read_end, write_end = os.pipe()
+    os.close(read_end)
+    try:
+        proc = subprocess.run([sys.executable, "-m", "cardgen", "replay", "dojo-duel", "--seed", "3"],
+                              cwd=ROOT, stdout=write_end, stderr=subprocess.PIPE, text=True, timeout=120)
+    finally:
+        os.close(write_end)
+    assert "Traceback" not in proc.stderr and "Error" not in proc.stderr, proc.stderr
+    assert proc.returncode == 141
