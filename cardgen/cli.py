@@ -422,8 +422,10 @@ def cmd_replay(args) -> int:
     log = play_match(engine, setups, args.seed, bots, log=True)
     r = log.result
     print(f"{game.name}, seed {args.seed}: {r.setup} ({' vs '.join(r.bots)})")
-    for step, player, text in log.moves:
+    for step, player, text, outcome in log.moves:
         print(f"{step + 1:5}  P{player + 1} ({r.seats[player]}): {text}")
+        for line in outcome.splitlines():
+            print(f"{'':7}  -> {line}")
     if r.finished:
         outcome = "a draw" if r.winner is None else f"P{r.winner + 1} ({r.seats[r.winner]}) wins"
         print(f"after {r.actions} actions: {outcome}")

@@ -243,3 +243,29 @@ def test_cards_never_played_are_looked_for_in_the_decks_played():
     full = build_report(GUILD, results, 1.0, pool=frozenset({"Spare Oil"}))
     assert full["never_played"] == [] and "never played: none of the" in format_text(full)
     assert "9 of the game's 10 cards are in none of those decks" in format_html(full)
+
+
+class NarratedRace(RaceEngine):
+    def describe_outcome(self, before, after, action):
+        if action != ("roll",):
+            return ""
+        player = before.turn
+        return f"rolled {after.totals[player] - before.totals[player]}"
+
+
+def test_a_replay_says_what_each_move_led_to_and_plays_the_same_match():
+    engine = NarratedRace(GUILD)
+    log = play_match(engine, engine.setups(), 11, ["random"], log=True)
+    rolls = [outcome for _, _, _, outcome in log.moves if outcome]
+    assert rolls and all(o in ("rolled 1", "rolled 2", "rolled 3") for o in rolls)
+    assert [o for _, _, text, o in log.moves if text != "('roll',)"] == [""] * (len(log.moves) - len(rolls))
+    # looking at the state before each move (a clone) leaves the match as it was
+    plain = play_match(engine, engine.setups(), 11, ["random"], trajectory=True)
+    assert log.result.trajectory == plain.trajectory
+
+
+def test_a_replay_lists_the_move_that_crashed():
+    engine = Crashing(GUILD)
+    seed = next(s for s in range(50) if play_match(engine, engine.setups(), s, ["random"]).conflicts)
+    log = play_match(engine, engine.setups(), seed, ["random"], log=True)
+    assert log.moves[-1][2] == "('roll',)" and log.result.conflicts[0].kind == "exception"

@@ -126,6 +126,12 @@ class Engine:
         """The action in words, for `cardgen replay` (state is the one before the action)."""
         return repr(action)
 
+    def describe_outcome(self, before, after, action: Action) -> str:
+        """What the action led to that its description could not say before it was taken (a die
+        roll, a blind pick, damage, a player out), in words for `cardgen replay`; `before` is a
+        clone of the state before the action, `after` the state now. Empty: nothing to add."""
+        return ""
+
     def card_of(self, state, action: Action) -> str | None:
         """The card an action plays, for per-card play and win rates."""
         return None

@@ -53,10 +53,10 @@ class MatchResult:
 
 @dataclass
 class MatchLog:
-    """A replayed match move by move: (step, player, description)."""
+    """A replayed match move by move: (step, player, description, outcome)."""
 
     result: MatchResult
-    moves: list[tuple[int, int, str]]
+    moves: list[tuple[int, int, str, str]]
 
 
 def bot_seed(seed: int) -> int:
@@ -72,7 +72,7 @@ def play_match(engine, setups: list[Setup], seed: int, bot_names: list[str], *,
     """
     setup = setups[seed % len(setups)]
     rng = random.Random(seed)
-    moves: list[tuple[int, int, str]] = []
+    moves: list[tuple[int, int, str, str]] = []
     actions_taken: list = []
     result = MatchResult(seed, setup.label, list(setup.seats), [], None, None, False, 0)
 
@@ -108,13 +108,16 @@ def play_match(engine, setups: list[Setup], seed: int, bot_names: list[str], *,
             player = current_player(state)
             action = choosers[player](state, actions)
             if record:
-                if log:
-                    moves.append((step, player, engine.describe(state, action)))
+                if log:     # (the move is listed before it is applied: a replay shows a crashing one)
+                    before = engine.clone(state)
+                    moves.append((step, player, engine.describe(state, action), ""))
                 actions_taken.append(action)
             card = card_of(state, action)
             if card is not None:
                 plays.append((player, card))
             apply(state, action)
+            if log:
+                moves[-1] = (*moves[-1][:3], engine.describe_outcome(before, state, action))
             step += 1
             if check_invariants:
                 problems = invariants(state)
