@@ -516,3 +516,84 @@ def test_a_settled_sea_ends_in_a_tie(engine):
         assert steps < 500
     assert engine.winner(state) is None
     assert state.quiet > engine.stalemate * 2
+
+
+# --- replay outcomes (describe_outcome) ----------------------------------------------------------------
+
+
+def outcome(engine, state, action):
+    before = engine.clone(state)
+    engine.apply(state, action)
+    return engine.describe_outcome(before, state, action).split("\n")
+
+
+def test_outcome_of_a_hit_with_shock_back(engine):
+    # Moray Eel (Ferocity 4, Lethality 2) rolls 10 on its d10 against a Torpedo Ray (Survival 10,
+    # Health 16, Shock 2): 14 beats 10 by 4, +2 Lethality; the Ray's Shock zaps the Eel for 2.
+    state = scenario(engine, fish=[{"body": "Moray Eel"}, {"body": "Torpedo Ray"}], dice=[10])
+    assert outcome(engine, state, ("attack", 1)) == [
+        "d10 rolled 10 + 4 Ferocity = 14 against Survival 10: hit",
+        "Violet takes 6 Damage (now 6 Damage, Health 16)",
+        "Shock: Amber takes 2 Damage (now 2 Damage, Health 12)"]
+
+
+def test_outcome_of_a_miss_a_hide_check_and_counter_poison(engine):
+    state = scenario(engine, fish=[{"body": "Sergeant Major"}, {"body": "Clownfish"}], dice=[1])
+    assert outcome(engine, state, ("attack", 1)) == [
+        "d6 rolled 1 + 2 Ferocity = 3 against Survival 4: miss", "Amber gains 1 exp",
+        "Violet (Sneaky) gains 1 exp"]
+    state = scenario(engine, fish=[{"body": "Sergeant Major"}, {"body": "Clownfish", "hiding": 4}],
+                     dice=[3])
+    assert outcome(engine, state, ("attack", 1)) == [
+        "Hide check: d10 rolled 3, within Violet's Hide 4: no Attack, Amber chooses another Action"]
+    # Pufferfish (Survival 6, Counter Poison 2): 13 beats 6 by 7, +2; its d10 rolls 1
+    state = scenario(engine, fish=[{"body": "Moray Eel"}, {"body": "Pufferfish"}], dice=[9, 1])
+    assert outcome(engine, state, ("attack", 1))[1:] == [
+        "Violet takes 9 Damage (now 9 Damage, Health 11)",
+        "Counter Poison: Amber is poisoned (Poison 1)"]
+
+
+def test_outcome_of_the_next_turn_start_regeneration_poison_and_defeat(engine):
+    # Giant Grouper (Regeneration 1) with 3 Damage and Poison 1: heals 1, then takes 1
+    state = scenario(engine, fish=[{"body": "Moray Eel"}, {"body": "Giant Grouper", "damage": 3,
+                                                           "poison": 1}], dice=[1])
+    assert outcome(engine, state, ("attack", 1))[2:] == [
+        "start of Violet's Turn: Regeneration removes 1 Damage (now 2 Damage, Health 24)",
+        "start of Violet's Turn: Poison 1, Violet takes 1 Damage (now 3 Damage, Health 24)"]
+    state = scenario(engine, fish=[{"body": "Sergeant Major"},
+                                   {"body": "Clownfish", "damage": 6, "poison": 2}])
+    assert outcome(engine, state, ("wipe",)) == [
+        "start of Violet's Turn: Poison 2, Violet takes 2 Damage and is defeated",
+        "Amber wins: the last Fish swimming"]
+
+
+def test_outcome_of_random_selection_and_auto_adapt(engine):
+    def stunned(die):
+        return scenario(engine, fish=[{"body": "Triggerfish", "exp": 0, "stunned": True},
+                                      {"body": "Clownfish"}],
+                        stream=["Clownfish", "Sail Fin", "Fan Tail"], dice=[die])
+
+    assert outcome(engine, stunned(30), ("random",)) == [
+        "d100 rolled 30: slot 1, Clownfish, left in the stream (no higher than its own Body)"]
+    state = stunned(90)
+    assert outcome(engine, state, ("random",)) == ["d100 rolled 90: the card of its choice"]
+    assert outcome(engine, state, ("choose", 2)) == ["Sail Fin: Adapted"]
+    # a Wipe's 3 exp takes 17 to 20: the Guppy Auto-Adapts the Level 1 Body in its PGP
+    state = scenario(engine, fish=[{"exp": 17, "pgp": ["Clownfish"]}, {}])
+    assert outcome(engine, state, ("wipe",)) == [
+        "Amber reaches 20 exp: Auto-Adapts Clownfish (Level 1) from its PGP"]
+    assert fish(engine, state, 0)["body"] == "Clownfish"
+
+
+def test_a_replay_plays_the_same_match_and_says_what_came_of_the_moves(engine):
+    from cardgen.sim.runner import play_match
+
+    setups = variant_setups(engine)
+    for seed in range(20):
+        log = play_match(engine, setups, seed, ["random"], log=True)
+        plain = play_match(engine, setups, seed, ["random"], trajectory=True)
+        assert log.result.trajectory == plain.trajectory and log.result.winner == plain.winner
+        attacks = [o for _, _, text, o in log.moves if " attacks " in text]
+        assert all(o.startswith(("d", "the Guppy die", "Hide check", "Fear check")) for o in attacks)
+        assert not log.result.finished or any(
+            w in log.moves[-1][3] for w in (" wins", "a draw"))
