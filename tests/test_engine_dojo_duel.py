@@ -519,3 +519,62 @@ def test_module_docstring_documents_the_forms():
     for word in ("setup", "kicker_used", "Observe", "answer", "reveal", "keep", "last_loss"):
         assert word in module.__doc__
     assert Path(module.__file__).name == "dojo_duel.py"
+
+
+# ---------------------------------------------------------------------------------------------
+# Replay outcomes (describe_outcome)
+
+
+def outcome(engine, state, action):
+    before = engine.clone(state)
+    engine.apply(state, action)
+    return engine.describe_outcome(before, state, action).split("\n")
+
+
+def test_outcome_names_the_blind_pick(engine):
+    state = position(engine, first=1, p0={"hand": ["Tiger Claw"], "kicker_used": True},
+                     p1={"hand": ["Snap Punch"], "kicker_used": True})
+    assert outcome(engine, state, ("pick",)) == [
+        "the blind pick is Tiger Claw (2 Yin / 8 Yang), face up on P1's field"]
+    assert outcome(engine, state, ("answer", "Snap Punch")) == [""]     # the move says it all
+
+
+def test_outcome_of_a_round_each_yang_against_the_other_yin_and_the_score(engine):
+    # p0: Thunder Heel 3/9 + Sidestep 4/2 = 7 Yin / 11 Yang; p1: Rooted Oak 7/2 + Roaring Palm 3/7
+    state = position(engine, first=0, phase="answer", turn=2, round=4,
+                     p0={"field": ["Thunder Heel", "Sidestep"], "hand": ["Formal Bow"],
+                         "deck": ["Feint"] * 5, "kicker_used": True},
+                     p1={"field": ["Rooted Oak"], "hand": ["Roaring Palm"], "points": 9,
+                         "recycle": ["Snap Punch"] * 3, "kicker_used": True})
+    assert outcome(engine, state, ("answer", "Roaring Palm")) == [
+        "round 4: P1 7 Yin / 11 Yang, P2 10 Yin / 9 Yang",
+        "P1's 11 Yang meets P2's 10 Yin: P2 loses 1 point",
+        "P2's 9 Yang meets P1's 7 Yin: P1 loses 2 points",
+        # p1 has no deck left: drawing back to 5 shuffles the recycle pile into a new one
+        "P2's deck ran out: the recycle pile is shuffled into a new deck",
+        "score: P1 18, P2 8"]
+
+
+def test_outcome_of_a_revealed_kicker_that_ends_the_match(engine):
+    state = position(engine, first=0, phase="reveal", to_move=0,
+                     p0={"field": ["Mirror Guard", "Feint"], "kicker": "Thunder Heel",
+                         "deck": ["Feint"] * 5},
+                     p1={"field": ["Rooted Oak", "Snap Punch"], "points": 10, "kicker_used": True})
+    assert outcome(engine, state, ("reveal",)) == [
+        "its +3 Yin / +9 Yang count this round",
+        "round 1: P1 10 Yin / 20 Yang, P2 7 Yin / 9 Yang",
+        "P1's 20 Yang meets P2's 7 Yin: P2 loses 13 points",
+        "P2's 9 Yang meets P1's 10 Yin: it does not get through",
+        "the Clean: P1's kicker Thunder Heel goes to the recycle pile",
+        "P2 is at 0 or below: P1 wins, P1 20, P2 -3"]
+
+
+def test_a_replay_plays_the_same_match_and_says_what_came_of_the_moves(engine, setups):
+    for seed in range(20):
+        log = play_match(engine, setups, seed, ["random"], log=True)
+        plain = play_match(engine, setups, seed, ["random"], trajectory=True)
+        assert log.result.trajectory == plain.trajectory and log.result.winner == plain.winner
+        picks = [out for _, _, text, out in log.moves if text.startswith("picks blind")]
+        assert picks and all(o.startswith("the blind pick is ") for o in picks)
+        assert any("round 1: P1 " in o for _, _, _, o in log.moves)
+        assert " wins" in log.moves[-1][3] or "a draw" in log.moves[-1][3]
