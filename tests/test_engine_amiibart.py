@@ -488,3 +488,137 @@ def test_choices_name_every_card_even_past_id_100(engine):
     for card_id, name in enumerate(engine.names):
         for base in (O_HAZ, O_DISC):
             assert engine.describe(state, (9, base + card_id)).endswith(f"chooses {name}"), (name, base)
+
+
+# -- replays: what each move led to ----------------------------------------------------------------
+
+def outcome(engine, setup, actions):
+    """The replay lines under the last of `actions` (the ones before it are played first)."""
+    state = engine.scenario_state(setup, random.Random(0))
+    for spec in actions:
+        action = engine.parse_action(state, spec)
+        before = engine.clone(state)
+        engine.apply(state, action)
+    return engine.describe_outcome(before, state, action).splitlines()
+
+
+def test_a_replay_tells_damage_health_left_hazards_and_death_tokens(engine):
+    setup = {"A": {"slots": {1: "Pyre Drake", 2: "Cinder Pup"}},
+             "B": {"hazards": ["Spiked Barricade"], "slots": {1: "Hollow Marionette", 2: "Dawn Squire"}}}
+    assert outcome(engine, setup, [{"attack": "A1", "target": "B2"}]) == [
+        "B's Hazard Spiked Barricade goes off",
+        "B2 Dawn Squire takes 400 damage and dies",
+        "A1 Pyre Drake takes 500 damage (200 + 300); 100 Health left",     # the Squire back, the Barricade
+        "B takes a Death Token: 1 of 5"]
+    # a fighter the move played that a Hazard kills at once (it is in neither state's slots)
+    setup = {"turn": "B", "A": {"hazards": ["Tilt!"], "slots": {1: "Rivet Guard"}},
+             "B": {"hand": {"Cinder Pup": 2}}}
+    actions = [{"play": "Cinder Pup", "slot": 1}, {"play": "Cinder Pup", "slot": 2}]
+    assert outcome(engine, setup, actions) == [
+        "A's Hazard Tilt! goes off", "B2 Cinder Pup takes 400 damage and dies",
+        "B takes a Death Token: 1 of 5"]
+
+
+def test_a_replay_tells_lifesteal_instakill_and_the_loss(engine):
+    setup = {"A": {"slots": {1: {"card": "Gloom Bat", "health": 100}}},
+             "B": {"slots": {1: "Cinder Pup", 2: "Ember Juggler"}}}
+    assert outcome(engine, setup, [{"attack": "A1", "target": "B1"}]) == [
+        "B1 Cinder Pup takes 200 damage and dies",
+        "A1 Gloom Bat takes 200 damage, heals 200 by Lifesteal; 100 Health left",
+        "B takes a Death Token: 1 of 5"]
+    setup = {"A": {"hand": {"Viper Venom": 1}, "slots": {1: "Alley Cutpurse", 2: "Bolt Tinker"}},
+             "B": {"death_tokens": 4, "slots": {1: "Gloom Bat", 2: "Ember Juggler"}}}
+    actions = [{"cast": "Viper Venom", "target": "A1"}, {"attack": "A1", "target": "B1"}]
+    assert outcome(engine, setup, actions[:1]) == ["A1 Alley Cutpurse gains Instakill this turn"]
+    assert outcome(engine, setup, actions) == [
+        "B1 Gloom Bat takes 200 damage and is destroyed by Instakill",     # its Lifesteal healed it
+        "A1 Alley Cutpurse takes 200 damage and dies",
+        "A takes a Death Token: 1 of 5", "B takes a Death Token: 5 of 5", "B loses: 5 Death Tokens"]
+
+
+def test_a_replay_tells_cancelled_moves_failsafe_tokens_and_binds(engine):
+    setup = {"A": {"slots": {1: "Master of a Thousand Masks"}},
+             "B": {"hazards": ["Combo Breaker"], "slots": {1: "Ironhide Rhino"}}}
+    assert outcome(engine, setup, [{"attack": "A1", "with": "Killing Stroke", "target": "B1"}]) == [
+        "B's Hazard Combo Breaker goes off", "the attack deals no damage and its text has no effect"]
+    setup = {"A": {"hand": {"Flare Shot": 1}, "slots": {1: "Apprentice Conjurer"}},
+             "B": {"hazards": ["Spellbreaker Sigil"], "slots": {1: "Gloom Bat"}}}
+    assert outcome(engine, setup, [{"cast": "Flare Shot", "target": "B1"}]) == [
+        "B's Hazard Spellbreaker Sigil goes off", "Flare Shot is cancelled: it has no effect",
+        "A1 Apprentice Conjurer gets +100 Attack"]
+    setup = {"A": {"slots": {1: "Pyre Drake"}},
+             "B": {"slots": {1: "Cinder Pup", 2: {"card": "Omega Frame", "health": 100}}}}
+    assert outcome(engine, setup, [{"attack": "A1", "target": "B2"}]) == [
+        "B2 Omega Frame takes 400 damage and becomes Mecha Colossus",     # Failsafe: no Death Token
+        "A1 Pyre Drake takes 400 damage; 200 Health left"]
+    setup = {"A": {"hand": {"Smokestep Ninja": 1}, "slots": {5: "Rivet Guard"}},
+             "B": {"slots": {1: "Cinder Pup"}}}
+    assert outcome(engine, setup, [{"play": "Smokestep Ninja", "slot": 1}]) == [
+        "A2 Decoy Double token comes into play"]
+    setup = {"A": {"hand": {"Vine Shackles": 1}, "slots": {1: "Pyre Drake"}},
+             "B": {"slots": {1: "Grave Monarch"}}}
+    assert outcome(engine, setup, [{"cast": "Vine Shackles", "target": "B1"}]) == [
+        "B1 Grave Monarch is Bound: 100 Attack, 200 Health, no abilities"]
+    setup = {"A": {"hand": {"Claw Machine Gremlin": 1}, "slots": {1: "Cinder Pup"}},
+             "B": {"slots": {1: {"card": "Ironhide Rhino", "health": 300}, 2: "Mossback Tortoise"}}}
+    assert outcome(engine, setup, [{"play": "Claw Machine Gremlin", "slot": 2}]) == [
+        "B1 Ironhide Rhino returns to B's hand"]
+    # Signal Jammer destroys the Hazard picked; the other one still goes off on it
+    setup = {"turn": "B", "A": {"hazards": ["Tilt!", "Hidden Blade"], "slots": {1: "Rivet Guard"}},
+             "B": {"hand": {"Signal Jammer": 1}, "slots": {1: "Rivet Guard"}}}
+    assert outcome(engine, setup, [{"play": "Signal Jammer", "slot": 2}, {"choose": "Tilt!"}]) == [
+        "A's Hazard Tilt! is destroyed", "A's Hazard Hidden Blade goes off", "B2 Signal Jammer is destroyed",
+        "B takes a Death Token: 1 of 5"]
+
+
+def test_a_replay_tells_what_fires_as_a_turn_passes(engine):
+    setup = {"A": {"slots": {1: "Venom Fang"}}, "B": {"slots": {1: "Mossback Tortoise"}}}
+    actions = [{"attack": "A1", "with": "Poisoned Edge", "target": "B1"}, "end"]
+    assert outcome(engine, setup, actions[:1]) == [
+        "B1 Mossback Tortoise takes 100 damage, is poisoned: 100 damage at the start of each of B's turns;"
+        " 600 Health left"]
+    assert outcome(engine, setup, actions) == [
+        "B1 Mossback Tortoise takes 100 damage from poison; 500 Health left"]
+    setup = {"A": {"stall": 1, "slots": {1: "Pyre Drake"}}, "B": {"hand": {"Cinder Pup": 1}}}
+    assert outcome(engine, setup, ["end"]) == [
+        "A stalled this turn: 2 of 3 in a row",
+        "B starts the turn with no fighter: play one this turn or lose"]
+
+
+def test_a_replay_tells_coin_flips(engine):
+    """Lucky Coin flips as its owner's turn starts: heads is 1 extra Energy, tails nothing."""
+    setup = {"turn": "B", "A": {"powers": ["Lucky Coin", "Heavy Armor"], "slots": {1: "Pyre Drake"}},
+             "B": {"slots": {1: "Cinder Pup"}}}
+    seen = set()
+    for seed in range(8):
+        state = engine.scenario_state(setup, random.Random(seed))
+        before = engine.clone(state)
+        engine.apply(state, (0,))
+        lines = engine.describe_outcome(before, state, (0,)).splitlines()
+        heads = state.p[0].energy == 11
+        assert lines[0] == ("coin flip: heads" if heads else "coin flip: tails")
+        assert ("A has 1 extra Energy: 11 left" in lines) == heads
+        seen.add(heads)
+    assert seen == {True, False}
+    # the coin flip that picked the first player, under the match's first move
+    setup = engine.setups(None)[0]
+    state = engine.initial_state(setup, random.Random(3))
+    action = engine.legal_actions(state)[0]
+    before = engine.clone(state)
+    engine.apply(state, action)
+    first = "AB"[state.first]
+    assert engine.describe_outcome(before, state, action) == f"{first} won the coin flip and plays first"
+
+
+def test_a_logged_match_plays_as_an_unlogged_one(engine):
+    from cardgen.sim.runner import play_match
+
+    setups = engine.setups(None)
+    told = []
+    for seed in range(20):
+        log = play_match(engine, setups, seed, ["random"], log=True)
+        assert not log.result.conflicts, seed
+        plain = play_match(engine, setups, seed, ["random"], trajectory=True)
+        assert log.result.trajectory == plain.trajectory
+        told += [line for *_, outcome in log.moves for line in outcome.splitlines()]
+    assert any("Death Token" in line for line in told) and any(" loses: " in line for line in told)
