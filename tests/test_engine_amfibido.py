@@ -541,3 +541,109 @@ def test_greedy_beats_random(game):
         assert all(r.finished and not r.conflicts for r in results)
         wins += sum(r.winner == seat for r in results)
     assert wins >= 11
+
+
+# ---------------------------------------------------------------------------------------------
+# Replays: what a move led to
+
+
+def outcome(engine, st, spec):
+    """Apply one action and return the replay's outcome lines for it."""
+    before = engine.clone(st)
+    action = engine.parse_action(st, spec)
+    engine.apply(st, action)
+    return engine.describe_outcome(before, st, action).split("\n")
+
+
+def test_outcome_of_the_fights_a_knockout_and_the_next_round(engine):
+    setup = {"round": 4, "players": [{"hand": ["Jab"], "dojos": [{"fighter": "Poison Dart Frog"}]},
+                                     {"dojos": [{"fighter": "Tree Frog"}, {"fighter": "Cane Toad"}]}]}
+    st = make(engine, setup)
+    do(engine, st, ["combo", "Jab", 1], "pass")
+    mine, theirs = engine.observe(st)["p0"]["powers"][0], engine.observe(st)["p1"]["powers"][0]
+    assert mine > theirs
+    assert outcome(engine, st, "pass") == [
+        f"dojo 1: P1's Poison Dart Frog {mine} beats P2's Tree Frog {theirs}, and knocks it out",
+        "dojo 2: P2's Cane Toad wins unopposed",
+        "dojo 3: no fighters, a draw",
+        "round 4 is drawn (fights won 1 to 1): round wins P1 0, P2 0",
+        "round 5: P2 starts (after a drawn round)"]
+    assert engine.observe(st)["p1"]["knockout"] == ["Tree Frog"]
+
+
+def test_outcome_of_the_last_round_win(engine):
+    st = make(engine, {**_board(["Tree Frog"], [None]), "scores": [3, 2]})
+    do(engine, st, "pass")
+    assert outcome(engine, st, "pass") == [
+        "dojo 1: P1's Tree Frog wins unopposed", "dojo 2: no fighters, a draw",
+        "dojo 3: no fighters, a draw", "P1 wins round 1 (fights won 1 to 0): round wins P1 4, P2 2",
+        "P1 is the Grand Sensei: game over"]
+
+
+def test_outcome_of_field_phase_abilities(engine):
+    st = make(engine, {"round": 4, "players": [
+        {"hand": ["Decisive Blow", "Metamorphosis"], "dojos": [{"fighter": "Tree Frog"}]},
+        {"hand": ["Smoke Bomb"], "dojos": [{"fighter": "Garter Snake"}]}]}, seed=2)
+    assert outcome(engine, st, ["play", "Decisive Blow", "F1"]) == [
+        "P1's Tree Frog (dojo 1) gains Knockout this round"]
+    assert outcome(engine, st, ["play", "Smoke Bomb", "F1"]) == ["P1's Tree Frog (dojo 1) is neutralized"]
+    lines = outcome(engine, st, ["play", "Metamorphosis", "F1"])
+    new = engine.observe(st)["p0"]["dojos"][1]["fighter"]
+    # what the frog had gained this round passes to the new card: nothing new to say of it
+    assert lines == [f"P1's Tree Frog transforms into {new} (dojo 1)"]
+
+
+def test_outcome_of_a_fighter_replaced_with_a_boomerang_move(engine):
+    st = make(engine, {"round": 2, "players": [
+        {"hand": ["Cane Toad"], "dojos": [{"fighter": "Tree Frog",
+                                           "combos": ["Spinning Backfist", "Jab"]}]}, {}]})
+    assert outcome(engine, st, ["field", "Cane Toad", 1]) == [
+        "P1's Tree Frog (dojo 1) is retired to the discard pile",
+        "boomerang: P1's Spinning Backfist goes to the knockout pile"]
+
+
+def test_outcome_of_end_of_round_abilities(engine):
+    st = make(engine, {"round": 3, "players": [
+        {"dojos": [{"fighter": "Rat Snake", "equipment": ["Meditation Beads"]}]}, {}],
+        "decks": {4: ["Gharial"]}})
+    do(engine, st, "pass")
+    lines = outcome(engine, st, "pass")
+    assert "P1's Rat Snake transforms into Gharial (dojo 1)" in lines
+    assert lines[-1] == "round 4: P1 starts (won the last round)"
+    # a winning Snapping Turtle is retired; a beaten fighter's leaving is not repeated
+    st = make(engine, {"players": [{"dojos": [{"fighter": "Snapping Turtle"}, {"fighter": "Tree Frog"},
+                                              {"fighter": "Tree Frog"}]},
+                                   {"dojos": [{"fighter": "Common Toad"}, {"fighter": "Gila Monster"}]}]})
+    do(engine, st, "pass")
+    lines = outcome(engine, st, "pass")
+    assert "end of round: P1's Snapping Turtle (dojo 1) is retired to the discard pile" in lines
+    assert not any("Tree Frog (dojo 2)" in line for line in lines)
+
+
+def test_outcome_of_draft_picks(engine):
+    st = make(engine, {"round": 2, "phase": "draft", "starting": 1,
+                       "players": [{"draft": ["Jab", "Sai", "Tree Frog"]},
+                                   {"draft": ["Bokken", "Kama", "Headband"]}]})
+    assert outcome(engine, st, ["pick", "Kama"]) == [""]       # the pick says it all
+    do(engine, st, ["pick", "Sai"])
+    assert outcome(engine, st, ["pick", "Tree Frog"]) == [
+        "the leftover, Jab, goes face down onto the discard pile"]
+    assert outcome(engine, st, ["pick", "Bokken"]) == [
+        "the leftover, Headband, goes face down onto the discard pile"]
+    # the first game (no sensei): the first pick says who was drawn to start
+    first = next(s for s in engine.setups() if not s.options.get("sensei", True))
+    st = engine.initial_state(first, random.Random(5))
+    action = engine.legal_actions(st)[0]
+    before = engine.clone(st)
+    engine.apply(st, action)
+    assert engine.describe_outcome(before, st, action) == \
+        f"P{st.start + 1} is the starting player (drawn at random)"
+
+
+def test_a_logged_replay_plays_the_same_match(engine):
+    setups = engine.setups()
+    for seed in range(20):
+        log = play_match(engine, setups, seed, ["random"], log=True)
+        plain = play_match(engine, setups, seed, ["random"], trajectory=True)
+        assert log.result.trajectory == plain.trajectory and not log.result.conflicts
+        assert any(" wins round " in outcome for *_, outcome in log.moves)
