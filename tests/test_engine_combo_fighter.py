@@ -523,3 +523,81 @@ def test_solo_leftovers_knock_out_a_staggering_ai(engine):
     assert state.phase == cf.COMBO
     act(engine, state, "stop")
     assert engine.observe(state)["wins"] == [1, 0]
+
+
+# ---------------------------------------------------------------- replays: what a move led to
+
+
+def outcomes(engine, state, *specs):
+    """Apply the actions; the replay's outcome lines of each."""
+    out = []
+    for spec in specs:
+        action = engine.parse_action(state, spec)
+        before = engine.clone(state)
+        engine.apply(state, action)
+        out.append(engine.describe_outcome(before, state, action).split("\n"))
+    return out
+
+
+def test_outcome_of_a_reveal_a_combo_that_ends_and_the_damage(engine):
+    setup = {"p0": {"hand": ["Crescent Kick", "Sunrise Axe Kick"], "fill": True},
+             "p1": {"hand": ["Sea Legs", "Bulwark", "Drift In"], "deck": ["Guard Up"],
+                    "discard": ["Tide Parry"]}}
+    state = at_choose(engine, setup)
+    chose, reveal, combo, hit = outcomes(engine, state, "play Crescent Kick", "play Sea Legs",
+                                         "play Sunrise Axe Kick", "hit Bulwark, Drift In")
+    assert chose == [""]      # nothing is known until both cards are down
+    assert reveal == ["reveal: P1 Crescent Kick (attack, Speed 6) vs P2 Sea Legs (footwork): "
+                      "P1 wins the round (attack beats footwork)"]
+    assert combo == ["the combo ends: nothing fits the combo box of Sunrise Axe Kick", "P1 deals 3 damage"]
+    # Guard Up emptied the deck: the 5 cards of the discard pile are the new deck, then the hand
+    assert hit == ["P2 has 5 cards left (hand 5, deck 0)",
+                   "P2 is Staggering: the discard pile is shuffled into a new deck"]
+    assert len(state.fs[1].hand) == 5 and state.fs[1].stag
+    state = at_choose(engine, setup)
+    *_, hit = outcomes(engine, state, "play Crescent Kick", "play Sea Legs", "play Sunrise Axe Kick",
+                       "hit deck")
+    assert hit == ["P2 (Oskar Brannvik) knocked out", "P1 wins fight 1: fights won P1 1, P2 0"]
+
+
+def test_outcome_of_the_result_window(engine):
+    setup = {"p0": {"character": "Teodor Balan", "hand": ["Bellows Hook"], "fill": True},
+             "p1": {"character": "Teodor Balan", "hand": ["Ember Jab"], "fill": True}}
+    _, reveal, flip0, flip1 = outcomes(engine, at_choose(engine, setup), "play Bellows Hook",
+                                       "play Ember Jab", "flip", "flip")
+    assert reveal == ["reveal: P1 Bellows Hook (attack, Speed 5) vs P2 Ember Jab (attack, Speed 7): "
+                      "P2 wins the round (faster), so far: P1 may flip the Power Token"]
+    assert flip0 == ["a tie (equal Speed) after the flip", "P1's Power Token flips to side B (White Heat)"]
+    # P2's flip wins the round back; Ember Jab cannot combo; P1, empty-handed, takes the hit from the deck
+    assert flip1[:3] == ["P2 wins the round (faster) after the flip",
+                         "the combo ends: nothing fits the combo box of Ember Jab", "P2 deals 1 damage"]
+    assert flip1[3].startswith("P1 has 46 cards left")
+
+
+def test_outcome_of_the_solo_ai(engine):
+    setup = {"solo": 1,
+             "p0": {"hand": ["Pendulum Step"], "fill": True},
+             "p1": {"character": "Noor Halabi", "staggering": True,
+                    "deck": ["Nerve Strike", "Reed Bend", "Circle Step", "Wrist Trap", "Reed Bend",
+                             "Circle Step"]}}
+    reveal, stop = outcomes(engine, at_choose(engine, setup), "play Pendulum Step", "stop")
+    assert reveal == [
+        "P2 (solo AI) plays the top card of its deck",
+        "reveal: P1 Pendulum Step (footwork) vs P2 Nerve Strike (attack, Speed 6): "
+        "P2 (solo AI) wins the round (attack beats footwork)",
+        "P2 (solo AI) draws 4: Reed Bend, Circle Step, Wrist Trap, Reed Bend"]
+    assert stop == ["P2 (Noor Halabi) knocked out while Staggering", "P1 wins fight 1: fights won P1 1, P2 0"]
+
+
+def test_a_logged_replay_plays_the_same_match(engine):
+    setups = engine.setups()
+    modes = mode_setups()
+    for seed in range(20):
+        chosen = [modes[seed % len(modes)]] if seed % 2 else setups
+        bots = ["random", "solo"] if chosen[0].options.get("solo") == 1 else \
+            ["solo", "random"] if chosen[0].options.get("solo") == 0 else ["random"]
+        log = play_match(engine, chosen, seed, bots, log=True)
+        plain = play_match(engine, chosen, seed, bots, trajectory=True)
+        assert log.result.trajectory == plain.trajectory and not log.result.conflicts
+        assert any("reveal: " in o for *_, o in log.moves)
+        assert any(" wins fight " in o for *_, o in log.moves)

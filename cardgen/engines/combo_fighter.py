@@ -1396,6 +1396,170 @@ class ComboFighterEngine(Engine):
             return f"picks the opponent's fighter {arg + 1}"
         return repr(action)
 
+    def describe_outcome(self, before: CFState, after: CFState, action) -> str:
+        if not before.fs:   # tournament picks: no fighter chosen yet
+            return ("the fighters: " + ", ".join(f"P{seat + 1} {after.fs[seat].ch.name}" for seat in (0, 1))
+                    if after.fs else "")
+        lines = []
+        dealt = after.last is not before.last
+        if after.fresh:
+            lines += self._reveal_words(before, after, dealt)
+        elif before.phase == REACT:
+            r = after.last[0] if dealt else after.result
+            if r != before.result:
+                # the win circle as it was just after the flip (the end of the round, in the same
+                # move, may flip a token again)
+                at = self.clone(before)
+                at.fs[at.act[before.cur]].side ^= 1
+                lines.append(self._result_words(at, (after.last[3][0], after.last[4][0]) if dealt
+                                                else after.choice, r) + " after the flip")
+        if dealt:
+            lines += self._deal_words(before, after, action)
+        if after.mode == TWO_VS_TWO and before.act != after.act and after.phase != START:
+            lines.append("in the ring: " + ", ".join(self._who(after, seat) for seat in (0, 1)))
+        fight_over = len(after.results) > len(before.results)
+        if not fight_over:
+            lines += self._fighter_changes(before, after, dealt)
+        else:
+            lines += self._fight_words(before, after)
+        return "\n".join(lines)
+
+    def _who(self, s: CFState, seat: int) -> str:
+        f = s.fs[s.act[seat]]
+        if f.solo:
+            return f"P{seat + 1} (solo AI)"
+        return f"P{seat + 1} ({f.ch.name})" if s.mode == TWO_VS_TWO else f"P{seat + 1}"
+
+    def _card_words(self, s: CFState, seat: int, c: int) -> str:
+        """A revealed first card: its name, kind and what of it the win circle looks at."""
+        f = s.fs[s.act[seat]]
+        side = f.ch.sides[f.side]
+        t = self.ctype[c]
+        bits = []
+        if t == ATT:
+            bits.append(f"Speed {self.speed[c] + side.speed}")
+            bits += [k for k, on in (("Quick", self.quick[c]), ("Guard Break", self.gbreak[c])) if on]
+        if self.prio[c] or side.prio[t]:
+            bits.append("Priority")
+        return f"{self.names[c]} ({', '.join([G.TYPES[t], *bits])})"
+
+    def _result_words(self, s: CFState, cards, r: int) -> str:
+        """Who wins the round and why, by the win circle (s: the state at the reveal)."""
+        c0, c1 = cards
+        t0, t1 = self.ctype[c0], self.ctype[c1]
+        if t0 != t1:
+            tw, tl = (t0, t1) if r == 0 else (t1, t0)
+            why = ("Guard Break beats defense" if tw == ATT and tl == DEF
+                   else f"{G.TYPES[tw]} beats {G.TYPES[tl]}")
+        elif t0 == ATT:
+            f0, f1 = s.fs[s.act[0]], s.fs[s.act[1]]
+            faster = (self.speed[c0] + f0.ch.sides[f0.side].speed
+                      != self.speed[c1] + f1.ch.sides[f1.side].speed)
+            why = "faster" if faster else "Quick" if r >= 0 else "equal Speed"
+        else:
+            why = "Priority" if r >= 0 else "both or neither with Priority"
+        return f"a tie ({why})" if r == TIE else f"{self._who(s, r)} wins the round ({why})"
+
+    def _reveal_words(self, before: CFState, after: CFState, dealt: bool) -> list:
+        """Both face-down cards turned over, and who wins the round by the win circle. When the
+        round ended in the same move, its cards and result are in after.last (a knockout starts a
+        new fight); `before` has the Power Tokens as they were at the reveal."""
+        if dealt:
+            r, cards = after.last[0], (after.last[3][0], after.last[4][0])
+        else:
+            r, cards = after.result, after.choice
+        lines = [f"{self._who(before, seat)} plays the top card of its deck"
+                 for seat in (0, 1) if before.fs[before.act[seat]].solo]
+        lines.append(f"reveal: P1 {self._card_words(before, 0, cards[0])} vs P2 "
+                     f"{self._card_words(before, 1, cards[1])}: {self._result_words(before, cards, r)}")
+        if after.phase == REACT:
+            lines[-1] += f", so far: {self._who(after, after.cur)} may flip the Power Token"
+        return lines
+
+    def _deal_words(self, before: CFState, after: CFState, action) -> list:
+        """The damage of the round once dealt (a combo that ends by itself says why)."""
+        r, d0, d1, _p0, _p1, sig = after.last
+        lines = []
+        if r == TIE:
+            return [f"both first cards hit: P1 deals {d0}, P2 deals {d1}" if d0 or d1
+                    else "neither first card deals damage"]
+        who = self._who(after, r)
+        dmg = d0 if r == 0 else d1
+        if action != STOP and not sig:     # the engine ended it: no card could follow
+            last = (after.last[3] if r == 0 else after.last[4])[-1]
+            lines.append(f"the combo ends: nothing fits the combo box of {self.names[last]}")
+        if sig:
+            lines.append(f"{who} deals {dmg} damage with {sig}")
+        elif action != STOP:
+            lines.append(f"{who} deals {dmg} damage")
+        return lines
+
+    def _fighter_changes(self, before: CFState, after: CFState, dealt: bool) -> list:
+        """Cards left after damage, Staggering, a Power Token that flipped, the solo AI's draw
+        and leftovers."""
+        lines = []
+        hit = set()
+        if dealt:
+            r, d0, d1 = after.last[:3]
+            hit = {seat for seat, d in ((0, d1), (1, d0)) if d}
+        if before.phase == DAMAGE:
+            hit.add(before.cur)
+            if before.cur == 0 and before.take[1]:
+                hit.add(1)
+        if after.phase == DAMAGE:     # still to be taken: said by the hit itself
+            hit = {seat for seat in hit if seat < after.cur}
+        for seat in (0, 1):
+            if before.act[seat] != after.act[seat] or before.fs[before.act[seat]].ch is not \
+                    after.fs[after.act[seat]].ch:
+                continue
+            was, f = before.fs[before.act[seat]], after.fs[after.act[seat]]
+            who = self._who(after, seat)
+            if f.ko and not was.ko:     # the fight ends once the other has taken its damage
+                why = "while Staggering" if was.stag else "with no card left"
+                lines.append(f"{who} must take damage {why}: knocked out")
+            elif seat in hit:
+                lines.append(f"{who} has {len(f.hand) + len(f.deck)} cards left (hand {len(f.hand)}, "
+                             f"deck {len(f.deck)})")
+            if f.stag and not was.stag:
+                lines.append(f"{who} is Staggering: the discard pile is shuffled into a new deck")
+            if f.side != was.side:
+                when = "end of round: " if before.phase == DISCARD or after.round != before.round else ""
+                token = f"the Power Token of {who}" if after.mode == TWO_VS_TWO else f"{who}'s Power Token"
+                lines.append(f"{when}{token} flips to side {'AB'[f.side]} "
+                             f"({f.ch.sides[f.side].name})")
+            if f.solo and len(f.hand) > len(was.hand):     # (draws go to the end of the hand)
+                drawn = f.hand[len(was.hand):]
+                lines.append(f"{who} draws {len(drawn)}: {', '.join(self.names[c] for c in drawn)}")
+            if f.solo and was.hand and not f.hand:
+                # the solo AI's drawn cards it did not play: to the bottom of the deck (its sheet's
+                # type after a won round) or discarded, 1 damage each
+                bottom = f.ch.solo.bottom_type if after.last[0] == seat else -1
+                kept = [self.names[c] for c in was.hand if self.ctype[c] == bottom]
+                lost = [self.names[c] for c in was.hand if self.ctype[c] != bottom]
+                if kept:
+                    lines.append(f"{who} puts {', '.join(kept)} on the bottom of its deck")
+                if lost:
+                    lines.append(f"{who} discards {len(lost)} unplayed card{'s' * (len(lost) > 1)}, "
+                                 f"1 damage each: {', '.join(lost)}")
+        return lines
+
+    def _fight_words(self, before: CFState, after: CFState) -> list:
+        """A fighter knocked out: the fight's result and the score (or the match)."""
+        res = after.results[-1]
+        # (one already knocked out by an earlier point of this round was said then)
+        out = [seat for seat in ((0, 1) if res == TIE else (1 - res,))
+               if not before.fs[before.act[seat]].ko]
+        names = [before.fs[before.act[seat]].ch.name for seat in (0, 1)]
+        stag = " while Staggering" if any(before.fs[before.act[seat]].stag for seat in out) else ""
+        lines = [" and ".join(f"P{seat + 1} ({names[seat]})" for seat in out) + f" knocked out{stag}"] \
+            if out else []
+        n = len(after.results)
+        won = f"P{res + 1} wins fight {n}" if res >= 0 else f"fight {n} is a draw"
+        lines.append(f"{won}: fights won P1 {after.wins[0]}, P2 {after.wins[1]}")
+        if after.phase == OVER:
+            lines.append(f"P{after.win + 1} wins the match")
+        return lines
+
     def card_of(self, s: CFState, action) -> str | None:
         if isinstance(action, tuple) and action:
             if action[0] in ("play", "aside"):
