@@ -1,1 +1,2 @@
-"""Parts of the Amiibart TCG engine: the card-text grammar (grammar.py)."""
+"""Parts of the Amiibart TCG engine: the card-text grammar (grammar.py) and the replay narration
+(replay.py)."""

@@ -1,1 +1,1 @@
-"""Helpers of the Combo Fighter engine: the text grammar and the solo-mode AI."""
+"""Helpers of the Combo Fighter engine: the text grammar, the solo-mode AI and the replay narration."""

@@ -1,0 +1,1 @@
+"""Parts of the A.D.A.P.T. engine: the replay narration (replay.py)."""

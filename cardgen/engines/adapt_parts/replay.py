@@ -1,0 +1,206 @@
+"""A.D.A.P.T. replay narration: what a move led to (dice, Damage, Random Selections, Auto-Adapting,
+the end), in words for `cardgen replay`; the body of AdaptEngine.describe_outcome."""
+
+from __future__ import annotations
+
+# The engine's constants are imported inside the functions: cardgen/engines/adapt.py imports this
+# module at its top, before it defines them.
+
+
+def describe_outcome(engine, before, after, action) -> str:
+    """What chance and the rules made of the action: an Attack's checks, roll, Damage and
+    chances; a Bait roll; where a bought card went; Random Selections; Auto-Adapting; the
+    start-of-Turn Regeneration, Poison and landing of the Fish whose Turn began; defeats and
+    the end. Read from the difference between `before` and `after` (st.last and st.rslog keep
+    the dice); nothing is rolled again."""
+    from cardgen.engines.adapt import IM_SCHOOL, R_SCHOOL
+    cfg = after.cfg
+    seats = cfg.seats
+    kind = action[0]
+    p = engine.current_player(before)
+    lines = []
+    hurt = [0] * cfg.n            # Damage the action itself dealt, to tell it from Poison's
+    if kind in ("attack", "ram") and after.last is not before.last:
+        lines += _strike_words(before, after, hurt)
+    elif kind == "school":
+        q = action[1]
+        d = after.fish[q].s
+        hurt[q] = 0 if d.imm & IM_SCHOOL else max(0, 1 - d.res[R_SCHOOL])
+        lines.append(_damage_words(before, after, q, hurt[q]) if hurt[q]
+                     else f"{seats[q]} shrugs off the School: no Damage")
+    elif kind == "bait":
+        q = action[1]
+        lines.append(f"Bait succeeds: {seats[q]} must Attack {seats[p]} on its next Turn"
+                     if after.fish[q].bait == p != before.fish[q].bait else "Bait fails")
+    elif kind == "buy":
+        c = before.stream[action[1] - 1]
+        if c in after.fish[p].pgp:            # (else it went straight onto the Fish)
+            lines.append("it goes into the PGP: it cannot be Adapted yet")
+    # Random Selections made during the action (a "choice" re-logs the entry it resolves);
+    # another Fish's is the opening's, or a School battle's full pool at its Turn's start,
+    # which comes after that Turn's Poison and Regeneration, and so does the Auto-Adapt its
+    # Experience triggers: those go last.
+    later = []
+    new = after.rslog[len(before.rslog) - (kind == "choose"):]
+    for i, entry in enumerate(new):
+        q = entry[0]
+        if q == p:
+            lines.append(_selection_words(engine, after, entry, kind == "choose" and i == 0, ""))
+        elif not before.turnno:
+            lines.append(_selection_words(
+                engine, after, entry, False, f"the opening Random Selection for {seats[q]}: "))
+        else:
+            later.append(_selection_words(
+                engine, after, entry, False,
+                f"start of {seats[q]}'s Turn, the School's pool is full: Random Selection, "))
+    began = after.turn if after.turnno != before.turnno else -1
+    for q in range(cfg.n):
+        if after.fish[q].auto > before.fish[q].auto:
+            (later if q == began else lines).append(_auto_words(engine, before, after, q))
+    lines += _turn_start_words(before, after, hurt)
+    lines += later
+    if after.over and not before.over:
+        w = after.win
+        if w is None:
+            settled = bool(after.alive)          # (a Fish still swims: the stalemate rule)
+            lines.append("the sea has settled: no Damage and no Adapting for "
+                         f"{engine.stalemate} Rounds, a draw" if settled
+                         else "the last Fish are defeated together: a draw")
+        elif cfg.school_battle:
+            team = [seats[q] for q in range(cfg.n) if cfg.team[q] == cfg.team[w]]
+            lines.append(f"the School of {' and '.join(team)} wins")
+        else:
+            lines.append(f"{seats[w]} wins: the last Fish swimming")
+    return "\n".join(lines)
+
+
+def _strike_words(before, after, hurt) -> list[str]:
+    """An Attack or Ram from st.last: the Hide and Fear checks, the roll against Survival,
+    the Damage both ways and the chances that took (Poisonous, Stun, Counter Poison)."""
+    from cardgen.engines.adapt import IM_FEAR
+    a, q, ram, result, nat, total, surv, dmg, counter, gained, crit = after.last
+    seats = after.cfg.seats
+    fa, fq = before.fish[a], before.fish[q]
+    lines = []
+    if fq.hide:
+        if result == "hidden":
+            return [f"Hide check: d10 rolled {nat}, within {seats[q]}'s Hide {fq.hide}: no "
+                    f"Attack, {seats[a]} chooses another Action"]
+        lines.append(f"Hide check: {seats[q]} is found")
+    if fq.s.fear and not fa.s.imm & IM_FEAR:
+        if result == "feared":
+            lines.append(f"Fear check: d10 rolled {nat}, within {seats[q]}'s Fear "
+                         f"{fq.s.fear}: {seats[a]} loses its nerve, the Action is spent")
+            return lines
+        lines.append(f"Fear check: {seats[a]} keeps its nerve")
+    if not ram:
+        die = f"d{fa.s.die}" if fa.s.die else "the Guppy die"
+        verdict = ("a Critical: it connects, +d4 Damage" if crit and total <= surv
+                   else "a hit, and a Critical: +d4 Damage" if crit else result)
+        # the Ferocity, and apart the bonuses the Attack Total added (the rulebook's step 4)
+        bonus = "".join(f" + 2 {why}" for why, on in (
+            ("Electroreception", fa.s.electro and fq.s.level < fa.s.level),
+            ("for landing", fa.splash)) if on)
+        lines.append(f"{die} rolled {nat} + {fa.s.fer} Ferocity{bonus} = {total} against "
+                     f"Survival {surv}: {verdict}")
+    if result == "miss":
+        lines.append(f"{seats[a]} gains {gained} exp")
+        if fq.s.sneaky:
+            lines.append(f"{seats[q]} (Sneaky) gains {fq.s.sneaky} exp")
+        return lines
+    hurt[q] += dmg
+    lead = "Ram: " if ram else ""
+    lines.append(lead + (_damage_words(before, after, q, dmg) if dmg
+                         else f"{seats[q]}'s Armor stops all the Damage"))
+    if gained:
+        lines.append(f"{seats[a]} gains {gained} exp for the tie")
+    ta, tq = after.fish[a], after.fish[q]
+    if tq.poison > fq.poison and tq.alive:
+        lines.append(f"Poisonous: {seats[q]} is poisoned (Poison {tq.poison})")
+    if tq.stun and not fq.stun and tq.alive:
+        lines.append(f"Stun: {seats[q]} is stunned")
+    if ta.poison > fa.poison and ta.alive:
+        lines.append(f"Counter Poison: {seats[a]} is poisoned (Poison {ta.poison})")
+    if counter:
+        hurt[a] += counter
+        back = " and ".join(n for n, v in (("Counter Attack", fq.s.counter), ("Shock", fq.s.shock)) if v)
+        lines.append(f"{back}: " + _damage_words(before, after, a, counter))
+    return lines
+
+
+def _damage_words(before, after, q, d) -> str:
+    """Fish q takes d (> 0) Damage on top of what it had `before`: what is left, or defeat
+    (Damage above Health, or any Damage on a Fish already above it)."""
+    f = before.fish[q]
+    now = f.dmg + d
+    hp = after.fish[q].s.hp
+    name = after.cfg.seats[q]
+    if f.fragile or now > hp:
+        return f"{name} takes {d} Damage and is defeated"
+    return f"{name} takes {d} Damage (now {now} Damage, Health {hp})"
+
+
+def _selection_words(engine, after, entry, chosen, why) -> str:
+    """One Random Selection (an st.rslog entry), after `why` (whose and why, when it is not
+    the acting Fish's own); `chosen`: the card of your choice just taken (the action named
+    it: only where it went)."""
+    p, roll, result, c, outcome = entry
+    cfg = after.cfg
+    went = {"adapted": "Adapted", "pgp": "kept in the PGP",
+            "discarded": "discarded (the PGP is full)",
+            "left": "left in the stream (no higher than its own Body)"}.get(outcome, outcome)
+    name = engine._card_name(after, c)
+    if chosen:
+        return f"{name}: {went}"
+    head = f"{why}d100 rolled {roll}"
+    if result == "exp":
+        amount = next((row[2] for row in cfg.chart if roll <= row[0]), cfg.chart[-1][2])
+        return f"{head}: +{amount} exp"
+    what = "the card of its choice" if result == "choice" else result
+    if outcome == "choosing":
+        return f"{head}: {what}"
+    if outcome == "empty":
+        return f"{head}: {what}, but the stream has no card there"
+    return f"{head}: {what}, {name}, {went}"
+
+
+def _auto_words(engine, before, after, q) -> str:
+    f0, f1 = before.fish[q], after.fish[q]
+    head = f"{after.cfg.seats[q]} reaches {engine.auto_at} exp: Auto-Adapt"
+    if f1.body == f0.body:
+        return f"{head} finds no Body one Level up, nothing happens"
+    t = after.cfg.ct[f1.body]
+    paid = "from its PGP" if f1.body in f0.pgp else f"paying {engine.cost[t]} exp"
+    return f"{head}s {engine.names[t]} (Level {engine.level[t]}) {paid}"
+
+
+def _turn_start_words(before, after, hurt) -> list[str]:
+    """Regeneration, Poison and a Jump's landing at the start of each Turn that began during
+    the action: the next Fish's, and those of Fish that Poison defeated before they played.
+    Said only when they account exactly for the Fish's Damage now."""
+    from cardgen.engines.adapt import R_POISON
+    if after.turnno == before.turnno or (after.over and after.win is None and after.alive):
+        return []          # (no Turn began, or the sea settled before its steps ran)
+    lines = []
+    for q, (f0, f1) in enumerate(zip(before.fish, after.fish, strict=True)):
+        mid = f0.dmg + hurt[q]
+        s = f0.s
+        by_action = hurt[q] and (f0.fragile or mid > s.hp)
+        if not f0.alive or by_action or (q != after.turn and f1.alive):
+            continue
+        who = after.cfg.seats[q]
+        heal = min(mid, s.regen) if mid and s.regen else 0
+        pois = f1.poison - s.res[R_POISON] if f1.poison > s.res[R_POISON] else 0
+        if f1.alive and mid - heal + pois != f1.dmg:
+            continue
+        if heal:
+            lines.append(f"start of {who}'s Turn: Regeneration removes {heal} Damage (now "
+                         f"{mid - heal} Damage, Health {s.hp})")
+        if pois:
+            left = f"(now {f1.dmg} Damage, Health {s.hp})" if f1.alive else "and is defeated"
+            lines.append(f"start of {who}'s Turn: Poison {f1.poison}, {who} takes {pois} "
+                         f"Damage {left}")
+        if f1.splash and not f0.splash:
+            lines.append(f"start of {who}'s Turn: it lands from its Jump, +2 Ferocity on an "
+                         "Attack this Turn")
+    return lines

@@ -1,0 +1,194 @@
+"""Combo Fighter replay narration: what a move led to (the reveal and the win circle, damage,
+Staggering, flipped tokens, knockouts), in words for `cardgen replay`."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from cardgen.engines.combo_fighter_parts import grammar as G
+
+if TYPE_CHECKING:
+    from cardgen.engines.combo_fighter import CFState
+
+# The engine's constants are imported inside the functions: cardgen/engines/combo_fighter.py imports
+# this module at its top, before it defines them.
+
+
+def describe_outcome(engine, before: CFState, after: CFState, action) -> str:
+    from cardgen.engines.combo_fighter import REACT, START, TWO_VS_TWO
+    if not before.fs:   # tournament picks: no fighter chosen yet
+        return ("the fighters: " + ", ".join(f"P{seat + 1} {after.fs[seat].ch.name}" for seat in (0, 1))
+                if after.fs else "")
+    lines = []
+    dealt = after.last is not before.last
+    if after.fresh:
+        lines += _reveal_words(engine, before, after, dealt)
+    elif before.phase == REACT:
+        r = after.last[0] if dealt else after.result
+        if r != before.result:
+            # the win circle as it was just after the flip (the end of the round, in the same
+            # move, may flip a token again)
+            at = engine.clone(before)
+            at.fs[at.act[before.cur]].side ^= 1
+            lines.append(_result_words(engine, at, (after.last[3][0], after.last[4][0]) if dealt
+                                            else after.choice, r) + " after the flip")
+    if dealt:
+        lines += _deal_words(engine, before, after, action)
+    if after.mode == TWO_VS_TWO and before.act != after.act and after.phase != START:
+        lines.append("in the ring: " + ", ".join(_who(engine, after, seat) for seat in (0, 1)))
+    fight_over = len(after.results) > len(before.results)
+    if not fight_over:
+        lines += _fighter_changes(engine, before, after, dealt)
+    else:
+        lines += _fight_words(engine, before, after)
+    return "\n".join(lines)
+
+
+def _who(engine, s: CFState, seat: int) -> str:
+    from cardgen.engines.combo_fighter import TWO_VS_TWO
+    f = s.fs[s.act[seat]]
+    if f.solo:
+        return f"P{seat + 1} (solo AI)"
+    return f"P{seat + 1} ({f.ch.name})" if s.mode == TWO_VS_TWO else f"P{seat + 1}"
+
+
+def _card_words(engine, s: CFState, seat: int, c: int) -> str:
+    """A revealed first card: its name, kind and what of it the win circle looks at."""
+    from cardgen.engines.combo_fighter import ATT
+    f = s.fs[s.act[seat]]
+    side = f.ch.sides[f.side]
+    t = engine.ctype[c]
+    bits = []
+    if t == ATT:
+        bits.append(f"Speed {engine.speed[c] + side.speed}")
+        bits += [k for k, on in (("Quick", engine.quick[c]), ("Guard Break", engine.gbreak[c])) if on]
+    if engine.prio[c] or side.prio[t]:
+        bits.append("Priority")
+    return f"{engine.names[c]} ({', '.join([G.TYPES[t], *bits])})"
+
+
+def _result_words(engine, s: CFState, cards, r: int) -> str:
+    """Who wins the round and why, by the win circle (s: the state at the reveal)."""
+    from cardgen.engines.combo_fighter import ATT, DEF, TIE
+    c0, c1 = cards
+    t0, t1 = engine.ctype[c0], engine.ctype[c1]
+    if t0 != t1:
+        tw, tl = (t0, t1) if r == 0 else (t1, t0)
+        why = ("Guard Break beats defense" if tw == ATT and tl == DEF
+               else f"{G.TYPES[tw]} beats {G.TYPES[tl]}")
+    elif t0 == ATT:
+        f0, f1 = s.fs[s.act[0]], s.fs[s.act[1]]
+        faster = (engine.speed[c0] + f0.ch.sides[f0.side].speed
+                  != engine.speed[c1] + f1.ch.sides[f1.side].speed)
+        why = "faster" if faster else "Quick" if r >= 0 else "equal Speed"
+    else:
+        why = "Priority" if r >= 0 else "both or neither with Priority"
+    return f"a tie ({why})" if r == TIE else f"{_who(engine, s, r)} wins the round ({why})"
+
+
+def _reveal_words(engine, before: CFState, after: CFState, dealt: bool) -> list:
+    """Both face-down cards turned over, and who wins the round by the win circle. When the
+    round ended in the same move, its cards and result are in after.last (a knockout starts a
+    new fight); `before` has the Power Tokens as they were at the reveal."""
+    from cardgen.engines.combo_fighter import REACT
+    if dealt:
+        r, cards = after.last[0], (after.last[3][0], after.last[4][0])
+    else:
+        r, cards = after.result, after.choice
+    lines = [f"{_who(engine, before, seat)} plays the top card of its deck"
+             for seat in (0, 1) if before.fs[before.act[seat]].solo]
+    lines.append(f"reveal: P1 {_card_words(engine, before, 0, cards[0])} vs P2 "
+                 f"{_card_words(engine, before, 1, cards[1])}: {_result_words(engine, before, cards, r)}")
+    if after.phase == REACT:
+        lines[-1] += f", so far: {_who(engine, after, after.cur)} may flip the Power Token"
+    return lines
+
+
+def _deal_words(engine, before: CFState, after: CFState, action) -> list:
+    """The damage of the round once dealt (a combo that ends by itself says why)."""
+    from cardgen.engines.combo_fighter import STOP, TIE
+    r, d0, d1, _p0, _p1, sig = after.last
+    lines = []
+    if r == TIE:
+        return [f"both first cards hit: P1 deals {d0}, P2 deals {d1}" if d0 or d1
+                else "neither first card deals damage"]
+    who = _who(engine, after, r)
+    dmg = d0 if r == 0 else d1
+    if action != STOP and not sig:     # the engine ended it: no card could follow
+        last = (after.last[3] if r == 0 else after.last[4])[-1]
+        lines.append(f"the combo ends: nothing fits the combo box of {engine.names[last]}")
+    if sig:
+        lines.append(f"{who} deals {dmg} damage with {sig}")
+    elif action != STOP:
+        lines.append(f"{who} deals {dmg} damage")
+    return lines
+
+
+def _fighter_changes(engine, before: CFState, after: CFState, dealt: bool) -> list:
+    """Cards left after damage, Staggering, a Power Token that flipped, the solo AI's draw
+    and leftovers."""
+    from cardgen.engines.combo_fighter import DAMAGE, DISCARD, TWO_VS_TWO
+    lines = []
+    hit = set()
+    if dealt:
+        r, d0, d1 = after.last[:3]
+        hit = {seat for seat, d in ((0, d1), (1, d0)) if d}
+    if before.phase == DAMAGE:
+        hit.add(before.cur)
+        if before.cur == 0 and before.take[1]:
+            hit.add(1)
+    if after.phase == DAMAGE:     # still to be taken: said by the hit itself
+        hit = {seat for seat in hit if seat < after.cur}
+    for seat in (0, 1):
+        if before.act[seat] != after.act[seat] or before.fs[before.act[seat]].ch is not \
+                after.fs[after.act[seat]].ch:
+            continue
+        was, f = before.fs[before.act[seat]], after.fs[after.act[seat]]
+        who = _who(engine, after, seat)
+        if f.ko and not was.ko:     # the fight ends once the other has taken its damage
+            why = "while Staggering" if was.stag else "with no card left"
+            lines.append(f"{who} must take damage {why}: knocked out")
+        elif seat in hit:
+            lines.append(f"{who} has {len(f.hand) + len(f.deck)} cards left (hand {len(f.hand)}, "
+                         f"deck {len(f.deck)})")
+        if f.stag and not was.stag:
+            lines.append(f"{who} is Staggering: the discard pile is shuffled into a new deck")
+        if f.side != was.side:
+            when = "end of round: " if before.phase == DISCARD or after.round != before.round else ""
+            token = f"the Power Token of {who}" if after.mode == TWO_VS_TWO else f"{who}'s Power Token"
+            lines.append(f"{when}{token} flips to side {'AB'[f.side]} "
+                         f"({f.ch.sides[f.side].name})")
+        if f.solo and len(f.hand) > len(was.hand):     # (draws go to the end of the hand)
+            drawn = f.hand[len(was.hand):]
+            lines.append(f"{who} draws {len(drawn)}: {', '.join(engine.names[c] for c in drawn)}")
+        if f.solo and was.hand and not f.hand:
+            # the solo AI's drawn cards it did not play: to the bottom of the deck (its sheet's
+            # type after a won round) or discarded, 1 damage each
+            bottom = f.ch.solo.bottom_type if after.last[0] == seat else -1
+            kept = [engine.names[c] for c in was.hand if engine.ctype[c] == bottom]
+            lost = [engine.names[c] for c in was.hand if engine.ctype[c] != bottom]
+            if kept:
+                lines.append(f"{who} puts {', '.join(kept)} on the bottom of its deck")
+            if lost:
+                lines.append(f"{who} discards {len(lost)} unplayed card{'s' * (len(lost) > 1)}, "
+                             f"1 damage each: {', '.join(lost)}")
+    return lines
+
+
+def _fight_words(engine, before: CFState, after: CFState) -> list:
+    """A fighter knocked out: the fight's result and the score (or the match)."""
+    from cardgen.engines.combo_fighter import OVER, TIE
+    res = after.results[-1]
+    # (one already knocked out by an earlier point of this round was said then)
+    out = [seat for seat in ((0, 1) if res == TIE else (1 - res,))
+           if not before.fs[before.act[seat]].ko]
+    names = [before.fs[before.act[seat]].ch.name for seat in (0, 1)]
+    stag = " while Staggering" if any(before.fs[before.act[seat]].stag for seat in out) else ""
+    lines = [" and ".join(f"P{seat + 1} ({names[seat]})" for seat in out) + f" knocked out{stag}"] \
+        if out else []
+    n = len(after.results)
+    won = f"P{res + 1} wins fight {n}" if res >= 0 else f"fight {n} is a draw"
+    lines.append(f"{won}: fights won P1 {after.wins[0]}, P2 {after.wins[1]}")
+    if after.phase == OVER:
+        lines.append(f"P{after.win + 1} wins the match")
+    return lines
