@@ -513,13 +513,18 @@ def test_solo_bot_amaya_ends_with_eclipse_wheel_on_zenith(engine):
     assert plan(engine, state, 0) == [("aside", "Eclipse Wheel"), ("stop",)]
 
 
+def staggering_solo_ai() -> dict:
+    """Solo mode: a Staggering AI (Noor Halabi) whose deck is its last six cards; P1 holds Pendulum
+    Step, which the AI's top card (an attack) beats."""
+    return {"solo": 1,
+            "p0": {"hand": ["Pendulum Step"], "fill": True},
+            "p1": {"character": "Noor Halabi", "staggering": True,
+                   "deck": ["Nerve Strike", "Reed Bend", "Circle Step", "Wrist Trap", "Reed Bend",
+                            "Circle Step"]}}
+
+
 def test_solo_leftovers_knock_out_a_staggering_ai(engine):
-    setup = {"solo": 1,
-             "p0": {"hand": ["Pendulum Step"], "fill": True},
-             "p1": {"character": "Noor Halabi", "staggering": True,
-                    "deck": ["Nerve Strike", "Reed Bend", "Circle Step", "Wrist Trap", "Reed Bend",
-                             "Circle Step"]}}
-    state = act(engine, at_choose(engine, setup), "play Pendulum Step")
+    state = act(engine, at_choose(engine, staggering_solo_ai()), "play Pendulum Step")
     assert state.phase == cf.COMBO
     act(engine, state, "stop")
     assert engine.observe(state)["wins"] == [1, 0]
@@ -575,12 +580,7 @@ def test_outcome_of_the_result_window(engine):
 
 
 def test_outcome_of_the_solo_ai(engine):
-    setup = {"solo": 1,
-             "p0": {"hand": ["Pendulum Step"], "fill": True},
-             "p1": {"character": "Noor Halabi", "staggering": True,
-                    "deck": ["Nerve Strike", "Reed Bend", "Circle Step", "Wrist Trap", "Reed Bend",
-                             "Circle Step"]}}
-    reveal, stop = outcomes(engine, at_choose(engine, setup), "play Pendulum Step", "stop")
+    reveal, stop = outcomes(engine, at_choose(engine, staggering_solo_ai()), "play Pendulum Step", "stop")
     assert reveal == [
         "P2 (solo AI) plays the top card of its deck",
         "reveal: P1 Pendulum Step (footwork) vs P2 Nerve Strike (attack, Speed 6): "
