@@ -56,15 +56,19 @@ def _card_words(engine, s: CFState, seat: int, c: int) -> str:
     """A revealed first card: its name, kind and what of it the win circle looks at."""
     from cardgen.engines.combo_fighter import ATT
     f = s.fs[s.act[seat]]
-    side = f.ch.sides[f.side]
     t = engine.ctype[c]
     bits = []
     if t == ATT:
-        bits.append(f"Speed {engine.speed[c] + side.speed}")
+        bits.append(f"Speed {_speed(engine, f, c)}")
         bits += [k for k, on in (("Quick", engine.quick[c]), ("Guard Break", engine.gbreak[c])) if on]
-    if engine.prio[c] or side.prio[t]:
+    if engine.prio[c] or f.ch.sides[f.side].prio[t]:
         bits.append("Priority")
     return f"{engine.names[c]} ({', '.join([G.TYPES[t], *bits])})"
+
+
+def _speed(engine, f, c: int) -> int:
+    """Card c's Speed for fighter f: as printed, plus its Power Token side's (as the win circle)."""
+    return engine.speed[c] + f.ch.sides[f.side].speed
 
 
 def _result_words(engine, s: CFState, cards, r: int) -> str:
@@ -77,9 +81,7 @@ def _result_words(engine, s: CFState, cards, r: int) -> str:
         why = ("Guard Break beats defense" if tw == ATT and tl == DEF
                else f"{G.TYPES[tw]} beats {G.TYPES[tl]}")
     elif t0 == ATT:
-        f0, f1 = s.fs[s.act[0]], s.fs[s.act[1]]
-        faster = (engine.speed[c0] + f0.ch.sides[f0.side].speed
-                  != engine.speed[c1] + f1.ch.sides[f1.side].speed)
+        faster = _speed(engine, s.fs[s.act[0]], c0) != _speed(engine, s.fs[s.act[1]], c1)
         why = "faster" if faster else "Quick" if r >= 0 else "equal Speed"
     else:
         why = "Priority" if r >= 0 else "both or neither with Priority"
