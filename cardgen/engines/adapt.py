@@ -219,13 +219,14 @@ class Stats:
     the two cards' difference), so Adapting allocates nothing and needs no cache of card
     combinations: a match meets about a dozen new ones, and building, caching and collecting a
     shared Stats object for each was the largest single cost of a match. Clones share a Stats
-    until one of them Adapts (Fish.own says whether the Fish may change it); the Guppy's and
-    those `_stats` builds for bots and scenarios are shared and never changed."""
+    until one of them Adapts (Fish.own says whether the Fish may change it); the Guppy's, those
+    `_stats` builds for bots and scenarios and those of a Guppy with one or two cards (kept in
+    `memo`, see AdaptEngine._adapt) are shared and never changed."""
 
     __slots__ = ("level", "die", "fer", "surv", "leth", "hp", "armor", "counter", "pois", "cpois",
                  "stun", "fear", "hide", "jump", "ram", "regen", "shock", "bait", "smart",
                  "sneaky", "crit", "electro", "school", "res", "imm", "cd", "flags", "key",
-                 "roll", "strike", "special", "raw", "rimm", "nums")
+                 "roll", "strike", "special", "raw", "rimm", "nums", "memo")
 
     def copy(self):
         """An unshared copy (its key and sums lists are its own) for a Fish about to Adapt."""
@@ -242,6 +243,7 @@ class Stats:
         c.raw = self.raw
         c.rimm = self.rimm
         c.roll, c.strike, c.special = self.roll, self.strike, self.special
+        c.memo = None
         return c
 
 
@@ -578,6 +580,7 @@ class AdaptEngine(Engine):
         s.roll = s.fer >= self.guppy_min_fer
         s.strike = int(s.roll)
         s.special = 0
+        s.memo = {}
         return s
 
     def _swap_card(self, s, slot, new):
@@ -1472,10 +1475,24 @@ class AdaptEngine(Engine):
         if ischool[c] or ischool[old]:
             f.sblock = st.turnno
         s = f.s
-        if not f.own:
-            s = f.s = s.copy()       # (shared with a clone or the Guppy: changed only as a copy)
+        t = cfg.ct[c]
+        if f.own:
+            self._swap_card(s, slot, t)
+        elif s.memo is None:
+            s = f.s = s.copy()       # (shared with a clone or a memo: changed only as a copy)
             f.own = True
-        self._swap_card(s, slot, cfg.ct[c])
+            self._swap_card(s, slot, t)
+        else:
+            # A Guppy's first or second card: nearly every Fish of a match makes one of a few
+            # hundred such transitions, so their Stats are shared, kept in the memo of the Stats
+            # they start from (by card type; the Guppy's results have memos of their own).
+            ns = s.memo.get(t)
+            if ns is None:
+                ns = s.memo[t] = s.copy()
+                self._swap_card(ns, slot, t)
+                if s is self.guppy_s:
+                    ns.memo = {}
+            s = f.s = ns
         # Adapting never defeats a Fish: above its Health it is 1 Damage from defeat.
         f.fragile = f.dmg > s.hp
         if s.regen:
