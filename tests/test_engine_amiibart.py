@@ -9,7 +9,7 @@ from collections import Counter
 import pytest
 
 from cardgen.engines import load_engine
-from cardgen.engines.amiibart import T_FIGHTER, T_POWER, T_SPELL, T_STAGE
+from cardgen.engines.amiibart import T_FIGHTER, T_POWER, T_SPELL, T_STAGE, _programs, _target_table
 from cardgen.engines.base import IllegalAction, Setup
 from cardgen.model import load_game
 from cardgen.sim.bots import GreedyBot, RandomBot
@@ -146,27 +146,72 @@ def test_random_matches_keep_invariants_and_end_consistently(engine):
     assert firsts[0] > 50 and firsts[1] > 50      # the coin flip
 
 
-def test_random_decks_of_every_card_play_without_conflict(engine):
-    """Every card of the set, not only those of the sample decks, in random play."""
+def mixed_setup(engine, seed):
+    """Two random decks drawn from every card of the set, not only those of the sample decks."""
     ci = engine.ci
     deckable = [c.name for c in ci if c.type in (T_FIGHTER, T_SPELL, T_STAGE)]
     fighters = [c.name for c in ci if c.type == T_FIGHTER]
     powers = [c for c in ci if c.type == T_POWER]
     primary = [c.name for c in powers if engine.game.cards[c.name].get("slot") == "primary"]
     secondary = [c.name for c in powers if engine.game.cards[c.name].get("slot") == "secondary"]
+    r = random.Random(seed)
+    decks = []
+    for _ in (0, 1):
+        cards = Counter(r.sample(fighters, 12)) + Counter(r.sample(deckable, 18))
+        decks.append({"name": "mix", "cards": dict(cards),
+                      "powers": [r.choice(primary), r.choice(secondary)]})
+    return Setup("mix", ["a", "b"], {"decks": decks})
+
+
+def test_random_decks_of_every_card_play_without_conflict(engine):
     used = Counter()
     for seed in range(120):
-        r = random.Random(seed)
-        decks = []
-        for _ in (0, 1):
-            cards = Counter(r.sample(fighters, 12)) + Counter(r.sample(deckable, 18))
-            decks.append({"name": "mix", "cards": dict(cards),
-                          "powers": [r.choice(primary), r.choice(secondary)]})
-        state, taken = play(engine, Setup("mix", ["a", "b"], {"decks": decks}), seed, check=True)
+        state, taken = play(engine, mixed_setup(engine, seed), seed, check=True)
         for a in taken:
             if a[0] in (1, 2, 5):
                 used[engine.names[a[1]]] += 1
     assert len(used) > 90
+
+
+
+def test_compiled_effects_do_what_the_general_effect_rules_do(engine, game):
+    # The commonest one-effect programs run as functions of their own (Program.run): an engine
+    # without them must play the same matches, every card of the set in the decks.
+    general = load_engine(game)
+    for info in general.ci:
+        for prog in _programs(info):
+            prog.run = None
+    compiled = sum(prog.run is not None for info in engine.ci for prog in _programs(info))
+    assert compiled >= 30       # (not a vacuous comparison: 37 with the bundled cards)
+    for seed in range(80):
+        setup = mixed_setup(engine, seed)
+        assert fingerprint(engine, *play(engine, setup, seed)) == \
+            fingerprint(general, *play(general, setup, seed)), seed
+
+
+def test_compiled_target_lists_are_those_of_the_general_target_rules(engine):
+    # Targeted spells and Powers list their targets through a function made for their selector
+    # (_target_adder); the general rule (_targeted) must list the same actions in the same order.
+    spells = [c for c in range(len(engine.ci)) if engine._targets[c] is not None]
+    kinds_compared = set()      # (every kind of adder: each is its own function)
+    for seed in range(60):
+        state = engine.initial_state(mixed_setup(engine, seed), random.Random(seed))
+        bot = RandomBot(engine, random.Random(seed), 0)
+        while not engine.is_over(state):
+            p = engine.current_player(state)
+            pl = state.p[p]
+            adders = [(engine._targets[c], (2, c), engine.TS[c]) for c in spells]
+            adders += [(add, (3, i), engine.ci[pl.powers[i]].body.tsel)
+                       for i, _, _, mode, add in pl.apw if mode == 3]
+            for add, head, tsel in adders:
+                fast, general = [], []
+                add(engine, state, p, fast)
+                engine._targeted(state, p, (_target_table(head), tsel), general)
+                assert fast == general, (seed, head)
+                if general:
+                    kinds_compared.add(add.__code__)
+            engine.apply(state, bot.choose(state, engine.legal_actions(state)))
+    assert len(kinds_compared) == 3
 
 
 def test_clone_is_independent(engine):

@@ -280,7 +280,8 @@ class HandPlan:
     """The cards of one hand composition, sorted by what legal_actions does with them (see
     `_lk` for the kinds): fighter cards (their play actions by empty-slot mask are cached in
     fplay); Stages and untargeted spells as (energy, action); one-target spells as (energy,
-    actions by side and slot mask, 1 for an opposing target); the rest as (card, kind, energy).
+    actions by side and slot mask, 1 for an opposing target); the rest as (card, kind, energy,
+    the _target_adder of a kind 6 spell).
     Stages, untargeted and one-target spells are also kept by the Energy there is to pay
     (stages_at[e], spells_at[e] = (untargeted cast actions, one-target entries); at least
     _E_TABLE entries, the last one for e past the dearest), so legal_actions tests no costs.
@@ -454,8 +455,7 @@ class AmiibartEngine(Engine):
             ci.refs = frozenset(named)
         # The action tables of every card, by card: _play_rows[c], a fighter's play actions by
         # empty-slot mask; _cast_rows[c], a one-target spell's cast actions by side (0, 1) and
-        # occupied-slot mask; _targets[c], (cast actions by target (_target_table), target
-        # selectors) of a spell of kind 6, for _targeted.
+        # occupied-slot mask; _targets[c], the _target_adder of a spell of kind 6.
         self._play_rows = [None] * n
         self._cast_rows = [None] * n
         self._targets = [None] * n
@@ -466,8 +466,11 @@ class AmiibartEngine(Engine):
                 self._cast_rows[c] = tuple(_by_mask([(2, c, side * 5 + i, -1) for i in range(5)])
                                            for side in (0, 1))
             elif k == 6:
-                self._targets[c] = (_target_table((2, c)), self.TS[c])
+                self._targets[c] = _target_adder(_target_table((2, c)), self.TS[c])
         self.aura_cards = frozenset(ci.id for ci in self.ci if ci.aura)
+        for ci in self.ci:
+            for prog in _programs(ci):
+                prog.run = _fast_run(prog)
         self.disc_cards = frozenset(ci.id for ci in self.ci if ci.spell_disc)
 
     # -- reading the cards ---------------------------------------------------------------------
@@ -853,7 +856,6 @@ class AmiibartEngine(Engine):
             acts += plan.fplay[emask] or self._fplay(plan, emask)
         opp = P[1 - p]
         tmask = opp.om
-        masks = None                # (pl.om, tmask) for _targeted, made when needed
         if plan.stages and e >= 0:
             acts += plan.stages_at[e] if e < _E_TABLE else _at_energy(plan.stages_at, e)
         if plan.spells:
@@ -877,9 +879,7 @@ class AmiibartEngine(Engine):
                         if self._has_discard(pl, self.RD[c]):
                             acts.append(self._cast0[c])
                     else:
-                        if masks is None:
-                            masks = (pl.om, tmask)
-                        self._targeted(s, p, target, acts, masks)
+                        target(self, s, p, acts)
             e = pl.energy
         if not pl.used and pl.on:
             for _i, energy, rd, mode, data in pl.apw:
@@ -894,9 +894,7 @@ class AmiibartEngine(Engine):
                 elif mode == 2:
                     acts += data[1 - p][tmask]
                 else:
-                    if masks is None:
-                        masks = (pl.om, tmask)
-                    self._targeted(s, p, data, acts, masks)
+                    data(self, s, p, acts)
         if not tmask:
             s.legal = acts
             return acts
@@ -1004,27 +1002,28 @@ class AmiibartEngine(Engine):
                           for m in range(32)] for side in (0, 1)]
                 out.append((i, info.energy, rd, 1 if sel.side == FRIEND else 2, table))
                 continue
-            out.append((i, info.energy, rd, 3, (_target_table((3, i)), tsel)))
+            out.append((i, info.energy, rd, 3, _target_adder(_target_table((3, i)), tsel)))
         out = tuple(out)
         self._pwcache[key] = out
         return out
 
-    def _targeted(self, s, p, target, acts, masks):
+    def _targeted(self, s, p, target, acts):
         """Add an action's forms for the targets its selectors allow; target: (its forms by
-        target (_target_table), the selectors); masks: the occupied slots (friendly, opposing),
-        the choices of a selector without filters."""
+        target (_target_table), the selectors). A selector without filters may choose any
+        fighter of its side (sel.side: 0 friendly, 1 opposing)."""
         tab, tsel = target
         if not tsel:
             acts.append(tab[2])
             return
+        P = s.p
         sel = tsel[0]
-        m1 = masks[sel.side] if not (sel.flags or sel.elem) else self._free_cands(s, p, sel)
+        m1 = P[p ^ sel.side].om if not (sel.flags or sel.elem) else self._free_cands(s, p, sel)
         if not m1:
             return
         side1 = p if sel.side == FRIEND else 1 - p
         if len(tsel) > 1:
             sel = tsel[1]
-            m2 = masks[sel.side] if not (sel.flags or sel.elem) else self._free_cands(s, p, sel)
+            m2 = P[p ^ sel.side].om if not (sel.flags or sel.elem) else self._free_cands(s, p, sel)
             if m2:
                 # (loops, not comprehensions: those would give this hot function closure cells)
                 second = self._pos[p if sel.side == FRIEND else 1 - p][m2]
@@ -1928,6 +1927,13 @@ class AmiibartEngine(Engine):
 
     # -- effects -------------------------------------------------------------------------------
     def _exec(self, s, ctl, prog, i, src, ev, tgts, attack):
+        run = prog.run
+        if run is not None and not i and len(tgts) >= prog.need[0]:
+            # (the loop below for a one-effect program whose targets are known, see _fast_run)
+            run(self, s, ctl, src, ev, tgts, attack)
+            if s.dirty and not attack:
+                self._deaths(s)
+            return
         effs = prog.effs
         need = prog.need
         n = len(effs)
@@ -2100,17 +2106,7 @@ class AmiibartEngine(Engine):
         elif op == "buff":
             _, sel, atk, hp, kw, temp = e
             for bp, _, f in self._resolve(s, ctl, sel, src, ev, tgts):
-                if kw:
-                    s.p[bp].bm = s.p[bp].rm = -1
-                if temp:
-                    f.tmp += atk
-                    f.tkw |= kw
-                else:
-                    f.atk += atk
-                    f.kw |= kw
-                if hp:
-                    f.hp += hp
-                    f.maxhp += hp
+                _buff(s.p[bp], f, atk, hp, kw, temp)
         elif op == "summon":
             for _ in range(e[2]):
                 self._summon(s, ctl, self.ids[e[1]], -1)
@@ -2644,6 +2640,74 @@ _POISON_TICK = Program([("tick_poison",)], ())
 _BURN_TICK = Program([("tick_burn",)], ())
 
 
+def _programs(ci):
+    """The programs of a card's texts that _exec may run."""
+    for prog in (ci.body, ci.would_die):
+        if prog is not None:
+            yield prog
+    yield from ci.forge
+    for entries in ci.trig.values():
+        for _, _, prog in entries:
+            yield prog
+    for atk in ci.attacks:
+        for prog in (atk.step3, atk.step5, atk.step7):
+            if prog is not None:
+                yield prog
+
+
+def _fast_run(prog):
+    """For a program of one usual effect (damage, heal or buff on the fighter of one reference:
+    a chosen target, the source or the event's fighter), a function doing what _eff does with
+    it, without its dispatch and _resolve's result tuple; else None."""
+    if len(prog.effs) != 1:
+        return None
+    e = prog.effs[0]
+    op = e[0]
+    if op not in ("dmg", "heal", "buff") or (op == "dmg" and e[3]):
+        return None
+    kind, k = e[1].kind, e[1].k
+    if kind in (K_TARGET, K_REF):
+        ref = 0             # tgts[k] (_exec runs it once the targets are there)
+    elif kind == K_SELF:
+        ref = 1
+    elif kind == K_EVENT:
+        ref = 2
+    else:
+        return None
+    dmg, heal = op == "dmg", op == "heal"
+    _, _, n, hp, kw, temp = e if op == "buff" else (None, None, e[2], 0, 0, 0)
+
+    def run(self, s, ctl, src, ev, tgts, attack):
+        r = tgts[k] if ref == 0 else src if ref == 1 else ev
+        if r is None:
+            return
+        f = s.p[r[0]].slots[r[1]]
+        if f is None or f.uid != r[2]:
+            return
+        if dmg:
+            self._damage(s, r[0], r[1], f, n, attack)
+        elif heal:
+            self._heal(s, r[0], f, n)
+        else:               # buff: n is the Attack
+            _buff(s.p[r[0]], f, n, hp, kw, temp)
+    return run
+
+
+def _buff(pl, f, atk, hp, kw, temp):
+    """Player pl's fighter f gains Attack, Health and keywords, for this turn if temp."""
+    if kw:
+        pl.bm = pl.rm = -1          # (its Block and Swift may have changed)
+    if temp:
+        f.tmp += atk
+        f.tkw |= kw
+    else:
+        f.atk += atk
+        f.kw |= kw
+    if hp:
+        f.hp += hp
+        f.maxhp += hp
+
+
 def _val(v, default, key="value"):
     if v is None:
         return default
@@ -2665,6 +2729,39 @@ def _target_table(head):
     on that side, [t][u]: head + (t, u) for positions t and u, head + (-1, -1))."""
     return ([_by_mask([head + (side * 5 + i, -1) for i in range(5)]) for side in (0, 1)],
             [[head + (t, u) for u in range(10)] for t in range(10)], head + (-1, -1))
+
+
+def _target_adder(tab, tsel):
+    """A function (engine, s, p, acts) adding an action's forms (tab: _target_table) for the
+    targets its selectors (tsel) allow now, as _targeted does: for the usual single selectors
+    (by Element; without Block) the mask is worked out in place."""
+    sel = tsel[0] if len(tsel) == 1 else None
+    if sel is not None and sel.side in (FRIEND, OPP) and not sel.flags and sel.elem:
+        rows, friendly, elem = tab[0], sel.side == FRIEND, sel.elem
+
+        def add(self, s, p, acts):
+            side = p if friendly else 1 - p
+            pl = s.p[side]
+            slots = pl.slots
+            m = 0
+            for i in _SLOTS_OF[pl.om]:
+                if slots[i].elem == elem:
+                    m |= _BIT[i]
+            acts += rows[side][m]
+        return add
+    if sel is not None and sel.side in (FRIEND, OPP) and sel.flags == F_NOBLOCK and not sel.elem:
+        rows, friendly = tab[0], sel.side == FRIEND
+
+        def add(self, s, p, acts):
+            side = p if friendly else 1 - p
+            pl = s.p[side]
+            acts += rows[side][pl.om & ~(pl.bm if pl.bm >= 0 else self._block_mask(pl))]
+        return add
+    target = (tab, tsel)
+
+    def add(self, s, p, acts):
+        self._targeted(s, p, target, acts)
+    return add
 
 
 def _alive(slots):

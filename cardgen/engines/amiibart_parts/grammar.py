@@ -105,15 +105,17 @@ class Sel:
 
 class Program:
     """Effects in order, the selectors of the targets chosen (index k), and for each effect how
-    many targets must be chosen before it resolves."""
+    many targets must be chosen before it resolves. run: a function the engine may set that does
+    the whole program at once (see the engine's _exec)."""
 
-    __slots__ = ("effs", "tsel", "need", "text")
+    __slots__ = ("effs", "tsel", "need", "text", "run")
 
     def __init__(self, effs, tsel, text=""):
         self.effs = tuple(effs)
         self.tsel = tuple(tsel)
         self.need = tuple(_need(e) + 1 for e in self.effs)
         self.text = text
+        self.run = None
 
     def __repr__(self):
         return f"Program({self.text!r})"
