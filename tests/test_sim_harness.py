@@ -213,6 +213,25 @@ def test_unchecked_runs_play_the_same_matches_as_checked_ones(game_id):
         assert (unchecked.trajectory, unchecked.winner) == (checked.trajectory, checked.winner), seed
 
 
+
+@pytest.mark.parametrize("game_id", ["adapt", "amiibart"])
+def test_the_runners_own_random_choice_is_the_random_bots(game_id, monkeypatch):
+    # With the random bot in every seat the runner makes the choice itself. A subclass of the bot,
+    # which the runner leaves to choose, must make the same choices.
+    from cardgen.engines import load_engine
+    from cardgen.sim import bots
+
+    class SeatedRandom(bots.RandomBot):
+        name = "seated-random"
+
+    monkeypatch.setitem(bots.BUILTIN_BOTS, "seated-random", SeatedRandom)
+    engine = load_engine(load_game(game_id))
+    setups = engine.setups()
+    for seed in range(30):
+        inlined = play_match(engine, setups, seed, ["random"], trajectory=True, check_invariants=False)
+        by_bot = play_match(engine, setups, seed, ["seated-random"], trajectory=True, check_invariants=False)
+        assert (inlined.trajectory, inlined.plays) == (by_bot.trajectory, by_bot.plays), seed
+
 class PooledRace(RaceEngine):
     """The decks hold two of the guild's cards; a roll plays Spare Oil, and Sea Fog is never played."""
 

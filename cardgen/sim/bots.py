@@ -27,7 +27,8 @@ class RandomBot:
         self._random = rng.random
 
     def choose(self, state, actions):
-        # int(random() * n) is uniform over 0..n-1 and about three times cheaper than randrange
+        # int(random() * n) is uniform over 0..n-1 and about three times cheaper than randrange.
+        # (play_match makes this same choice itself when every seat is this bot: keep the two alike.)
         return actions[int(self._random() * len(actions))]
 
 

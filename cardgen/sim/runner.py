@@ -20,7 +20,7 @@ from pathlib import Path
 
 from cardgen.engines import load_engine
 from cardgen.engines.base import IllegalAction, RuleConflict, Setup
-from cardgen.sim.bots import make_bot
+from cardgen.sim.bots import RandomBot, make_bot
 
 
 @dataclass
@@ -86,10 +86,14 @@ def play_match(engine, setups: list[Setup], seed: int, bot_names: list[str], *,
         # One generator for all the bots of a match: seeding one costs 6-8 us, a few percent of a
         # short match, and a shared one is as independent of the game's chance.
         bot_rng = random.Random(bot_seed(seed))
-        bots = [make_bot(bot_names[i % len(bot_names)], engine, bot_rng, i) for i in range(players)]
-        result.bots = [bot_names[i % len(bot_names)] for i in range(players)]
+        result.bots = seat_bots = [bot_names[i % len(bot_names)] for i in range(players)]
+        bots = [make_bot(name, engine, bot_rng, i) for i, name in enumerate(seat_bots)]
         result.first_player = engine.first_player(state)
         choosers = [bot.choose for bot in bots]
+        # When every seat is the random bot, the seats share one RNG and so one choice rule: the loop
+        # makes the choice itself and asks whose turn it is only to record a card play.
+        uniform = set(map(type, bots)) == {RandomBot}
+        rnd = bot_rng.random
         is_over, legal_actions, current_player = engine.is_over, engine.legal_actions, engine.current_player
         # A checked run also has the engine check that each bot's choice was on its list.
         apply = engine.apply if check_invariants else engine.apply_chosen
@@ -105,16 +109,18 @@ def play_match(engine, setups: list[Setup], seed: int, bot_names: list[str], *,
             if not actions:
                 conflict("dead-end", "a state that is not over has no legal action", step)
                 break
-            player = current_player(state)
-            action = choosers[player](state, actions)
+            if uniform:     # RandomBot.choose, inlined
+                action = actions[int(rnd() * len(actions))]
+            else:
+                action = choosers[current_player(state)](state, actions)
             if record:
                 if log:     # (the move is listed before it is applied: a replay shows a crashing one)
                     before = engine.clone(state)
-                    moves.append((step, player, engine.describe(state, action), ""))
+                    moves.append((step, current_player(state), engine.describe(state, action), ""))
                 actions_taken.append(action)
             card = card_of(state, action)
             if card is not None:
-                plays.append((player, card))
+                plays.append((current_player(state), card))
             apply(state, action)
             if log:
                 moves[-1] = (*moves[-1][:3], engine.describe_outcome(before, state, action))
