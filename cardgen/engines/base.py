@@ -2,7 +2,7 @@
 
 An engine is plain Python with no I/O. All chance (shuffles, dice, coin flips, random picks)
 draws from `state.rng`, the `random.Random` handed to `initial_state`, so one seed replays a
-match exactly. Bots get their own RNG from the simulator.
+match exactly. The simulator's bots draw their choices from the same generator, between moves.
 
 Players are numbered 0..n-1. Actions are small immutable values (tuples of str/int), equal
 when they mean the same move, so a recorded match replays and a scenario can name them.

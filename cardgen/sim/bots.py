@@ -1,5 +1,5 @@
-"""Bots choose among legal actions. The bots of a match share one RNG of their own, never the game's
-and never `random`'s."""
+"""Bots choose among legal actions. They draw from the match's generator, the one the game's chance
+draws from too (so a seed decides a whole match), never from `random`'s."""
 
 from __future__ import annotations
 
@@ -10,8 +10,9 @@ from typing import Protocol
 class Bot(Protocol):
     """What the simulator asks of a bot: pick one of the legal actions.
 
-    A bot is made by factory(engine, rng, player) with the match's bot RNG. It must not change the state
-    it is shown (clone it to look ahead) nor read hidden information from it.
+    A bot is made by factory(engine, rng, player) with the match's generator. It must not change the
+    state it is shown (clone it to look ahead) nor read hidden information from it, the generator's
+    state included: it only draws from it.
     """
 
     def choose(self, state, actions: list): ...
@@ -35,8 +36,8 @@ class RandomBot:
 class GreedyBot:
     """One-ply lookahead: the action whose resulting state the engine's heuristic likes best.
 
-    Ties are broken at random. Chance inside `apply` is sampled on a clone, so the lookahead
-    never disturbs the real match's dice.
+    Ties are broken at random. Chance inside `apply` is sampled on a clone with a generator of its
+    own (seeded by one draw), so the lookahead does not replay the real match's dice.
     """
 
     name = "greedy"
