@@ -9,7 +9,7 @@ import pytest
 from cardgen.engines.base import Engine, Setup
 from cardgen.model import load_game
 from cardgen.sim.report import build_report, format_html, format_text, wilson
-from cardgen.sim.runner import card_pool, conflict_summary, play_match, static_conflicts
+from cardgen.sim.runner import MatchResult, card_pool, conflict_summary, play_match, static_conflicts
 from tests.conftest import ROOT
 
 
@@ -151,6 +151,21 @@ def test_report_figures():
     assert "first player wins" in format_text(report)
     assert "<svg" in format_html(report) and "<script" not in format_html(report)
 
+
+
+def test_matchups_of_matches_with_more_than_two_seats():
+    # The winner of a three-seat match beat both others; its two losers count for neither.
+    def result(seed, winner):
+        return MatchResult(seed, "three", ["A", "B", "C"], ["random"] * 3, 0, winner, True, 10)
+
+    results = [result(0, 0), result(1, 0), result(2, 1), result(3, None)]
+    report = build_report(GUILD, results, 1.0)
+    matchups = report["matchups"]
+    assert "its winner beats each of the others" in format_text(report) and \
+        "its winner beats each of the others" in format_html(report)
+    assert matchups["A"] == {"A": None, "B": 0.667, "C": 1.0}
+    assert matchups["B"] == {"A": 0.333, "B": None, "C": 1.0}
+    assert matchups["C"] == {"A": 0.0, "B": 0.0, "C": None}
 
 def test_wilson_interval():
     lo, hi = wilson(50, 100)

@@ -29,6 +29,12 @@ def percentile(sorted_values: list[int], q: float) -> float:
     return sorted_values[lo] + (sorted_values[hi] - sorted_values[lo]) * (index - lo)
 
 
+def _many_seats_note(report: dict) -> str:
+    """How the matchups read matches of more than two seats, when there were any."""
+    return "In a match of three or more seats, its winner beats each of the others." \
+        if report.get("matchups_many_seats") else ""
+
+
 def build_report(game, results: list[MatchResult], seconds: float, *, static=(), bots=(),
                  seed: int = 1, pool: frozenset[str] = frozenset()) -> dict:
     """The figures of a simulation. `pool`: the cards the simulated decks hold (runner.card_pool);
@@ -41,7 +47,9 @@ def build_report(game, results: list[MatchResult], seconds: float, *, static=(),
     lengths = sorted(r.actions for r in finished)
     actions = sum(r.actions for r in results)
 
-    # Matchups by seat name (deck or character): wins of row against column.
+    # Matchups by seat name (deck or character): wins of row against column, over the decisive
+    # matches both played. With more than two seats the winner beat each of the others; two
+    # losers of the same match count for neither.
     pair_games: Counter = Counter()
     pair_wins: Counter = Counter()
     seat_games: Counter = Counter()
@@ -51,12 +59,13 @@ def build_report(game, results: list[MatchResult], seconds: float, *, static=(),
             seat_games[name] += 1
             if r.winner == i:
                 seat_wins[name] += 1
-        if len(r.seats) == 2 and r.winner is not None:
-            a, b = r.seats
-            pair_games[(a, b)] += 1
-            pair_games[(b, a)] += 1
-            winner, loser = (a, b) if r.winner == 0 else (b, a)
-            pair_wins[(winner, loser)] += 1
+        if r.winner is not None:
+            winner = r.seats[r.winner]
+            for i, loser in enumerate(r.seats):
+                if i != r.winner:
+                    pair_games[(winner, loser)] += 1
+                    pair_games[(loser, winner)] += 1
+                    pair_wins[(winner, loser)] += 1
     names = sorted(seat_games)
     matrix = {a: {b: (round(pair_wins[(a, b)] / pair_games[(a, b)], 3) if pair_games[(a, b)] else None)
                   for b in names} for a in names}
@@ -99,6 +108,7 @@ def build_report(game, results: list[MatchResult], seconds: float, *, static=(),
             "max": lengths[-1] if lengths else 0, "histogram": _histogram(lengths),
         },
         "seats": seat_rates, "matchups": matrix, "balance": balance,
+        "matchups_many_seats": any(len(r.seats) > 2 for r in finished),
         "cards": cards, "never_played": never_played, "card_count": len(game.cards),
         "pool_count": len(pool) or None,
         "conflicts": conflicts,
@@ -177,7 +187,10 @@ def format_text(report: dict, top_cards: int = 12) -> str:
     if len(names) > 1 and any(v is not None for row in report["matchups"].values() for v in row.values()):
         short = [n[:10] for n in names]
         header = "    " + " " * 22 + " ".join(f"{s:>10}" for s in short)
-        lines += ["", "  matchups (row beats column)", header]
+        lines += ["", "  matchups (row beats column)"]
+        if _many_seats_note(report):
+            lines.append(f"  {_many_seats_note(report)}")
+        lines.append(header)
         for name in names:
             row = report["matchups"][name]
             lines.append(f"    {name[:22]:22} " + " ".join(f"{_pct(row[b]):>10}" for b in names))
@@ -220,6 +233,7 @@ def format_html(report: dict) -> str:
 
     matchup = "".join(f"<tr><th>{e(a)}</th>" + "".join(cell(report["matchups"][a][b]) for b in names)
                       + "</tr>" for a in names)
+    many_seats = f"<p>{e(_many_seats_note(report))}</p>" if _many_seats_note(report) else ""
     cards = "".join(f"<tr><td>{e(c['card'])}</td><td>{c['plays']}</td><td>{c['matches']}</td>"
                     f"<td>{_pct(c['win_rate'])}</td></tr>" for c in report["cards"])
     conflicts = "".join(f"<tr><td>{e(c['kind'])}</td><td>{e(c['message'])}</td><td>{c['seed']}</td>"
@@ -238,7 +252,7 @@ Completion rate {_pct(report['completion_rate'])}; draws {report['draws']};
 first player wins {_pct(fp['win_rate'])} (95% CI {_pct(fp['ci95'][0])} to {_pct(fp['ci95'][1])});
 balance {report['balance']}.</p>
 <h2>Match length (actions)</h2>{svg}
-<h2>Matchups (row beats column)</h2>
+<h2>Matchups (row beats column)</h2>{many_seats}
 <table><tr><th></th>{''.join(f'<th>{e(n)}</th>' for n in names)}</tr>{matchup}</table>
 <h2>Rule conflicts</h2>
 <table><tr><th>kind</th><th>what</th><th>seed</th><th>setup</th><th>count</th></tr>{conflicts}</table>
