@@ -75,5 +75,6 @@ def _row(game_id: str, jobs: int, check: bool, n: int, matches: int, runs: list)
     print(f"{game_id:14} {jobs:4} {'on' if check else 'off':>10} {n:8} {seconds:8.2f} "
           f"{n / seconds:10.0f} {actions / seconds:10.0f} {actions / n:13.1f}  {goal:10} {each}")
 
+
 if __name__ == "__main__":
     raise SystemExit(main())

@@ -187,10 +187,8 @@ def format_text(report: dict, top_cards: int = 12) -> str:
     if len(names) > 1 and any(v is not None for row in report["matchups"].values() for v in row.values()):
         short = [n[:10] for n in names]
         header = "    " + " " * 22 + " ".join(f"{s:>10}" for s in short)
-        lines += ["", "  matchups (row beats column)"]
-        if _many_seats_note(report):
-            lines.append(f"  {_many_seats_note(report)}")
-        lines.append(header)
+        note = _many_seats_note(report)
+        lines += ["", "  matchups (row beats column)", *([f"  {note}"] if note else []), header]
         for name in names:
             row = report["matchups"][name]
             lines.append(f"    {name[:22]:22} " + " ".join(f"{_pct(row[b]):>10}" for b in names))
@@ -233,7 +231,8 @@ def format_html(report: dict) -> str:
 
     matchup = "".join(f"<tr><th>{e(a)}</th>" + "".join(cell(report["matchups"][a][b]) for b in names)
                       + "</tr>" for a in names)
-    many_seats = f"<p>{e(_many_seats_note(report))}</p>" if _many_seats_note(report) else ""
+    note = _many_seats_note(report)
+    many_seats = f"<p>{e(note)}</p>" if note else ""
     cards = "".join(f"<tr><td>{e(c['card'])}</td><td>{c['plays']}</td><td>{c['matches']}</td>"
                     f"<td>{_pct(c['win_rate'])}</td></tr>" for c in report["cards"])
     conflicts = "".join(f"<tr><td>{e(c['kind'])}</td><td>{e(c['message'])}</td><td>{c['seed']}</td>"
