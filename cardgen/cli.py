@@ -119,6 +119,7 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--seed", type=int, default=1, help="first match seed (match i uses seed+i)")
     p.add_argument("--jobs", type=int, default=None, help="processes (default: every core)")
     p.add_argument("--bots", default="random", help="bot per seat, comma-separated, e.g. random,greedy")
+    _match_options(p)
     p.add_argument("--no-invariants", action="store_true", help="skip the per-step invariant checks")
     p.add_argument("--format", choices=["text", "json"], default="text")
     p.add_argument("--out", type=Path, default=Path("out"), help="where the HTML/JSON report goes")
@@ -129,6 +130,7 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--seed", type=int, required=True)
     p.add_argument("--decks", nargs="+", metavar="DECK")
     p.add_argument("--bots", default="random")
+    _match_options(p)
     p.set_defaults(func=cmd_replay)
 
     p = sub.add_parser("check", help="run a game's scenarios (rulebook examples and FAQ) on its engine")
@@ -341,6 +343,49 @@ def cmd_tts(args) -> int:
     return 0
 
 
+def _match_options(p) -> None:
+    p.add_argument("--players", type=int, default=None,
+                   help="players per match where the game allows several counts (default: its usual ones)")
+    p.add_argument("--variant", action="append", default=[], metavar="NAME",
+                   help="a rules variant or match format the game's engine offers (repeatable; "
+                        "an unknown name lists them)")
+
+
+def _match_setup(engine, args) -> dict:
+    """--players and --variant, checked against what the engine offers: keywords for its setups."""
+    issues = []
+    for name in args.variant:
+        if name not in engine.variants:
+            offered = "; ".join(f"{k}: {v}" for k, v in engine.variants.items())
+            issues.append(Issue(None, None, "--variant",
+                                f"{engine.game.id} has no variant {name!r}"
+                                + (f"; it has {offered}" if offered else "; it has none")))
+    if args.players is not None and args.players not in engine.player_counts:
+        counts = ", ".join(map(str, engine.player_counts))
+        issues.append(Issue(None, None, "--players", f"{engine.game.id} plays with {counts} players, "
+                                                     f"not {args.players}"))
+    if issues:
+        raise ContentError(issues)
+    return {"players": args.players, "variants": tuple(dict.fromkeys(args.variant))}
+
+
+def _check_decks(game, deck_paths) -> None:
+    """Deck files for simulate and replay: each must be a legal deck of this game, or the command
+    stops before any match with the problems `cardgen validate` reports (file, line, rule)."""
+    from cardgen.validate import validate_decks
+
+    issues = []
+    for report in validate_decks([Path(d) for d in deck_paths]):
+        issues += report.errors
+        if report.game is not None and report.game != game.id:
+            issues.append(Issue(report.path, None, "game", f"this is a deck for {report.game}, "
+                                                            f"not {game.id}"))
+            continue
+        issues += [Issue(report.path, p.line, p.rule, p.message) for p in report.problems]
+    if issues:
+        raise ContentError(issues)
+
+
 def _bots(engine, spec: str) -> list[str]:
     from cardgen.sim.bots import bot_names
 
@@ -385,13 +430,15 @@ def cmd_simulate(args) -> int:
     game = load_game(args.game)
     engine = load_engine(game)
     bots = _bots(engine, args.bots)
+    match = _match_setup(engine, args)
     if args.decks:
-        _check_decks_load(args.decks)
+        _check_decks(game, args.decks)
+    pool = card_pool(engine, args.decks, **match)      # (also: setups the rules cannot play stop here)
     results, seconds = simulate(game, matches=args.matches, seed=args.seed, jobs=args.jobs, bots=bots,
                                 decks=args.decks, check_invariants=not args.no_invariants,
-                                progress=sys.stderr.isatty() and args.format == "text")
+                                progress=sys.stderr.isatty() and args.format == "text", **match)
     report = build_report(game, results, seconds, static=static_conflicts(engine), bots=bots,
-                          seed=args.seed, pool=card_pool(engine, args.decks))
+                          seed=args.seed, pool=pool)
     out = args.out / game.id
     write_atomic(out / "simulation.json", json.dumps(report, indent=2, ensure_ascii=False) + "\n")
     write_atomic(out / "simulation.html", format_html(report))
@@ -403,22 +450,18 @@ def cmd_simulate(args) -> int:
     return 1 if report["conflicts"] else 0
 
 
-def _check_decks_load(decks) -> None:
-    from cardgen.model import load_deck
-
-    for deck in decks:
-        load_deck(Path(deck))
-
-
 def cmd_replay(args) -> int:
     from cardgen.engines import load_engine
     from cardgen.model import load_deck, load_game
-    from cardgen.sim.runner import play_match
+    from cardgen.sim.runner import match_setups, play_match
 
     game = load_game(args.game)
     engine = load_engine(game)
     bots = _bots(engine, args.bots)
-    setups = engine.setups([load_deck(Path(d)) for d in args.decks] if args.decks else None)
+    match = _match_setup(engine, args)
+    if args.decks:
+        _check_decks(game, args.decks)
+    setups = match_setups(engine, [load_deck(Path(d)) for d in args.decks] if args.decks else None, **match)
     log = play_match(engine, setups, args.seed, bots, log=True)
     r = log.result
     print(f"{game.name}, seed {args.seed}: {r.setup} ({' vs '.join(r.bots)})")

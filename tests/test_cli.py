@@ -138,3 +138,38 @@ def test_output_cut_short_by_its_reader_ends_quietly():
         os.close(write_end)
     assert "Traceback" not in proc.stderr and "Error" not in proc.stderr, proc.stderr
     assert proc.returncode == 141
+
+
+# -- simulate and replay: decks and match options are checked before any match --------------------
+
+DOJO_DECK = ROOT / "content" / "dojo-duel" / "decks" / "tiger-rush.yaml"
+
+
+@pytest.mark.parametrize("command", ["simulate", "replay"])
+def test_a_bad_deck_stops_simulate_and_replay_with_validates_messages(tmp_path, command):
+    deck = tmp_path / "short.yaml"
+    deck.write_text("game: dojo-duel\nname: Short\ncards:\n  Tiger Claw: 2\n  Not A Card: 1\n")
+    extra = ["--matches", "10", "--out", tmp_path / "out"] if command == "simulate" else ["--seed", "1"]
+    result = cardgen(command, "dojo-duel", "--decks", deck, DOJO_DECK, *extra)
+    assert result.returncode == 2, result.stdout
+    assert "Traceback" not in result.stderr and result.stdout == ""
+    assert f"{deck}:3: deck-size: has 2 cards" in result.stderr
+    assert f"{deck}:5: unknown-card: 'Not A Card' is not a card of Dojo Duel" in result.stderr
+    assert not (tmp_path / "out").exists()          # no report of matches never played
+
+
+def test_a_deck_of_another_game_is_refused():
+    result = cardgen("simulate", "amiibart", "--decks", DOJO_DECK, "--matches", "10")
+    assert result.returncode == 2
+    assert "tiger-rush.yaml: game: this is a deck for dojo-duel, not amiibart" in result.stderr
+    assert "Traceback" not in result.stderr
+
+
+@pytest.mark.parametrize("args, message", [
+    (["--variant", "turbo"], "--variant: dojo-duel has no variant 'turbo'; it has none"),
+    (["--players", "3"], "--players: dojo-duel plays with 2 players, not 3"),
+])
+def test_match_options_the_engine_does_not_offer_are_refused(args, message):
+    result = cardgen("simulate", "dojo-duel", "--matches", "10", *args)
+    assert result.returncode == 2
+    assert result.stderr.strip() == f"error: {message}"

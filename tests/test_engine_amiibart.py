@@ -101,11 +101,14 @@ def test_a_new_card_in_the_same_words_just_works(game):
 
 # -- whole matches ---------------------------------------------------------------------------------
 
-def test_setups_are_every_pair_of_sample_decks(engine, game):
+def test_setups_are_every_pair_of_sample_decks_in_both_seatings(engine, game):
     decks = sorted((game.folder / "decks").glob("*.yaml"))
     setups = engine.setups()
-    assert len(setups) == len(decks) * (len(decks) - 1) // 2
+    assert len(setups) == len(decks) * (len(decks) - 1)
     assert all(len(s.options["decks"]) == 2 for s in setups)
+    seatings = {tuple(s.seats) for s in setups}
+    assert len(seatings) == len(setups) and all(a != b for a, b in seatings)
+    assert all((b, a) in seatings for a, b in seatings)     # each deck sits in both seats
 
 
 def test_same_seed_same_match_even_if_random_is_disturbed(engine):

@@ -167,6 +167,40 @@ def test_matchups_of_matches_with_more_than_two_seats():
     assert matchups["B"] == {"A": 0.333, "B": None, "C": 1.0}
     assert matchups["C"] == {"A": 0.0, "B": 0.0, "C": None}
 
+def test_the_report_splits_results_by_setup_and_by_bot():
+    def result(seed, setup, seats, bots, winner, finished=True):
+        return MatchResult(seed, setup, seats, bots, 0, winner, finished, 10)
+
+    results = [result(0, "A vs B", ["A", "B"], ["greedy", "random"], 0),
+               result(1, "B vs A", ["B", "A"], ["greedy", "random"], 0),
+               result(2, "B vs A", ["B", "A"], ["greedy", "random"], 1),
+               result(3, "B vs A", ["B", "A"], ["greedy", "random"], None),
+               result(4, "A vs B", ["A", "B"], ["greedy", "random"], None, finished=False)]
+    report = build_report(GUILD, results, 1.0, bots=["greedy", "random"])
+    assert report["setups"] == [
+        {"setup": "A vs B", "seats": ["A", "B"], "matches": 2, "finished": 1, "draws": 0,
+         "seat_win_rates": [1.0, 0.0]},
+        {"setup": "B vs A", "seats": ["B", "A"], "matches": 3, "finished": 3, "draws": 1,
+         "seat_win_rates": [0.333, 0.333]}]
+    assert report["bot_win_rates"] == {"greedy": 0.5, "random": 0.25}
+    text = format_text(report)
+    assert "by setup" in text and "33.3% / 33.3%" in text and "win rate by bot" in text
+    assert "<h2>By setup</h2>" in format_html(report) and "<h2>By bot</h2>" in format_html(report)
+    alike = build_report(GUILD, [result(5, "A vs B", ["A", "B"], ["random", "random"], 0)], 1.0)
+    assert alike["bot_win_rates"] == {}                 # one bot, one setup: nothing to split
+    assert "by setup" not in format_text(alike) and "win rate by bot" not in format_text(alike)
+
+
+def test_a_setup_may_fix_the_bot_of_a_seat():
+    class FixedSeat(RaceEngine):
+        def setups(self, decks=None):
+            return [Setup("A vs AI", ["A", "AI"], bots={1: "greedy"})]
+
+    engine = FixedSeat(GUILD)
+    result = play_match(engine, engine.setups(), 3, ["random"])
+    assert result.bots == ["random", "greedy"] and result.finished
+
+
 def test_wilson_interval():
     lo, hi = wilson(50, 100)
     assert lo == pytest.approx(0.4038, abs=1e-3) and hi == pytest.approx(0.5962, abs=1e-3)

@@ -391,7 +391,8 @@ class AmfibidoEngine(ViewsMixin, Engine):
         return dict(self._unsupported)
 
     # -- setups ---------------------------------------------------------------------------------
-    def setups(self, decks: list | None = None) -> list[Setup]:
+    def setups(self, decks: list | None = None, *, players: int | None = None,
+               variants: tuple[str, ...] = ()) -> list[Setup]:
         if not decks:
             decks = sorted((Path(self.game.folder) / "decks").glob("*.yaml"))
         out = []

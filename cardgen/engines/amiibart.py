@@ -65,6 +65,7 @@ Scenario forms (YAML). Players are `A` (player 0) and `B` (player 1); slots are 
 
 from __future__ import annotations
 
+import itertools
 import random
 from pathlib import Path
 
@@ -585,7 +586,8 @@ class AmiibartEngine(Engine):
         return {ci.name: ci.why for ci in self.ci if ci.why is not None}
 
     # -- setups --------------------------------------------------------------------------------
-    def setups(self, decks=None):
+    def setups(self, decks: list | None = None, *, players: int | None = None,
+               variants: tuple[str, ...] = ()) -> list[Setup]:
         from cardgen.model import load_deck
         if not decks:
             decks = sorted((self.game.folder / "decks").glob("*.yaml"))
@@ -603,12 +605,11 @@ class AmiibartEngine(Engine):
                     cards[e.name] = cards.get(e.name, 0) + e.count
             specs.append({"name": deck.name, "powers": list(deck.fields.get("powers") or []),
                           "cards": cards})
-        out = []
-        for i in range(len(specs)):
-            for j in range(i + 1, len(specs)):
-                a, b = specs[i], specs[j]
-                out.append(Setup(f"{a['name']} vs {b['name']}", [a["name"], b["name"]],
-                                 {"decks": [a, b]}, self._playable(a, b)))
+        # Every pair of different decks in both seatings (so a bot per seat meets every deck from
+        # both sides); a single deck plays the mirror match.
+        out = [Setup(f"{a['name']} vs {b['name']}", [a["name"], b["name"]], {"decks": [a, b]},
+                     self._playable(a, b))
+               for a, b in itertools.permutations(specs, 2)]
         if len(specs) == 1:
             out.append(Setup(f"{specs[0]['name']} mirror", [specs[0]["name"]] * 2,
                              {"decks": [specs[0], specs[0]]}, self._playable(specs[0])))

@@ -58,6 +58,9 @@ class Setup:
     # The names of the cards the seats may play (their decks, characters...): a card here that no
     # match played is a dead card. Empty when the engine does not say.
     cards: frozenset[str] = frozenset()
+    # Seats whose bot the setup itself fixes (seat -> bot name), over the simulator's --bots: a solo
+    # mode's AI seat must be played by the AI's rules whatever the user picks for the other seats.
+    bots: dict[int, str] = field(default_factory=dict)
 
 
 class Engine:
@@ -65,13 +68,24 @@ class Engine:
     max_actions: int = 2000           # a match still running after this many actions is a conflict
     # Keywords whose rules this engine implements; a card keyword outside it is a conflict.
     keywords: frozenset[str] = frozenset()
+    # The player counts `setups(players=N)` accepts, and the match variants it accepts by name
+    # (name -> what the variant changes, in one line: `cardgen simulate --variant` lists them).
+    player_counts: tuple[int, ...] = (2,)
+    variants: dict[str, str] = {}
 
     def __init__(self, game):
         self.game = game
 
     # -- the match ------------------------------------------------------------------------------
-    def setups(self, decks: list | None = None) -> list[Setup]:
-        """The matchups to play: from the given decks, or the game's defaults."""
+    def setups(self, decks: list | None = None, *, players: int | None = None,
+               variants: tuple[str, ...] = ()) -> list[Setup]:
+        """The matchups to play: from the given decks, or the game's defaults.
+
+        `players` (one of player_counts; None: the engine's usual counts) and `variants` (keys of
+        `variants`) come from `cardgen simulate --players/--variant`, which has checked the names.
+        A combination the rules cannot play raises ContentError saying why. Several decks meet in
+        every ordered pair (both seatings), so a bot per seat meets each deck from both sides.
+        """
         raise NotImplementedError
 
     def initial_state(self, setup: Setup, rng: random.Random):

@@ -178,7 +178,8 @@ class DojoDuelEngine(Engine):
         self._kicker_kind = {a: i for i, a in enumerate(self.kicker_action)}
 
     # -- setups ---------------------------------------------------------------------------------
-    def setups(self, decks: list | None = None) -> list[Setup]:
+    def setups(self, decks: list | None = None, *, players: int | None = None,
+               variants: tuple[str, ...] = ()) -> list[Setup]:
         if not decks:
             folder = Path(self.game.folder) / "decks"
             decks = sorted(folder.glob("*.yaml"))

@@ -92,6 +92,29 @@ def build_report(game, results: list[MatchResult], seconds: float, *, static=(),
 
     conflicts = [{**c.as_dict(), "count": n} for c, n in conflict_summary(results)]
     conflicts = [c.as_dict() | {"count": 1} for c in static] + conflicts
+
+    # Per setup (a deck pairing and seating, a box, a player count, a format) and per bot: a deck's
+    # overall rate mixes the setups it played in, and with unlike bots the seat a bot held.
+    setups: dict[str, dict] = {}
+    bot_games: Counter = Counter()
+    bot_wins: Counter = Counter()
+    for r in results:
+        row = setups.setdefault(r.setup, {"setup": r.setup, "seats": list(r.seats), "matches": 0,
+                                          "finished": 0, "draws": 0, "wins": [0] * len(r.seats)})
+        row["matches"] += 1
+        if r.finished:
+            row["finished"] += 1
+            if r.winner is None:
+                row["draws"] += 1
+            else:
+                row["wins"][r.winner] += 1
+            for i, bot in enumerate(r.bots):
+                bot_games[bot] += 1
+                bot_wins[bot] += r.winner == i
+    for row in setups.values():
+        wins = row.pop("wins")
+        row["seat_win_rates"] = [round(w / row["finished"], 3) if row["finished"] else None for w in wins]
+    bot_rates = {b: round(bot_wins[b] / bot_games[b], 3) for b in sorted(bot_games)}
     return {
         "game": game.id, "name": game.name, "seed": seed, "bots": list(bots),
         "matches": len(results), "finished": len(finished),
@@ -108,6 +131,8 @@ def build_report(game, results: list[MatchResult], seconds: float, *, static=(),
             "max": lengths[-1] if lengths else 0, "histogram": _histogram(lengths),
         },
         "seats": seat_rates, "matchups": matrix, "balance": balance,
+        "setups": sorted(setups.values(), key=lambda s: s["setup"]),
+        "bot_win_rates": bot_rates if len(bot_rates) > 1 else {},
         "matchups_many_seats": any(len(r.seats) > 2 for r in finished),
         "cards": cards, "never_played": never_played, "card_count": len(game.cards),
         "pool_count": len(pool) or None,
@@ -192,6 +217,7 @@ def format_text(report: dict, top_cards: int = 12) -> str:
         for name in names:
             row = report["matchups"][name]
             lines.append(f"    {name[:22]:22} " + " ".join(f"{_pct(row[b]):>10}" for b in names))
+    lines += _setup_lines(report)
     if report["cards"]:
         lines += ["", f"  most played cards ({len(report['cards'])} different ones played; "
                       "win rate of the player who played it)"]
@@ -204,6 +230,38 @@ def format_text(report: dict, top_cards: int = 12) -> str:
         lines.append(f"    [{c['kind']}] {c['message']} ({seed}, {c['count']}x"
                      f"{', ' + c['setup'] if c['setup'] else ''})")
     return "\n".join(lines)
+
+
+def _setup_lines(report: dict) -> list[str]:
+    """The by-setup and by-bot tables of the text report (when there is more than one)."""
+    lines = []
+    if len(report["setups"]) > 1:
+        lines += ["", "  by setup (win rate of each seat, in seat order)"]
+        lines += [f"    {s['setup'][:44]:44} {s['matches']:6} matches  "
+                  + " / ".join(_pct(rate) for rate in s["seat_win_rates"]) for s in report["setups"]]
+    if report["bot_win_rates"]:
+        lines += ["", "  win rate by bot"]
+        lines += [f"    {bot:32} {_pct(rate)}" for bot, rate in report["bot_win_rates"].items()]
+    return lines
+
+
+def _setup_html(report: dict) -> str:
+    e = html.escape
+    out = ""
+    if len(report["setups"]) > 1:
+        def seat_rates(s):
+            return ", ".join(f"{e(seat)} {_pct(rate)}"
+                             for seat, rate in zip(s["seats"], s["seat_win_rates"], strict=True))
+
+        rows = "".join(f"<tr><td>{e(s['setup'])}</td><td>{s['matches']}</td><td>{s['finished']}</td>"
+                       f"<td>{s['draws']}</td><td>{seat_rates(s)}</td></tr>" for s in report["setups"])
+        out += ("<h2>By setup</h2><table><tr><th>setup</th><th>matches</th><th>finished</th><th>draws</th>"
+                f"<th>win rate by seat</th></tr>{rows}</table>")
+    if report["bot_win_rates"]:
+        rows = "".join(f"<tr><td>{e(bot)}</td><td>{_pct(rate)}</td></tr>"
+                       for bot, rate in report["bot_win_rates"].items())
+        out += f"<h2>By bot</h2><table><tr><th>bot</th><th>win rate</th></tr>{rows}</table>"
+    return out
 
 
 def format_html(report: dict) -> str:
@@ -253,6 +311,7 @@ balance {report['balance']}.</p>
 <h2>Match length (actions)</h2>{svg}
 <h2>Matchups (row beats column)</h2>{many_seats}
 <table><tr><th></th>{''.join(f'<th>{e(n)}</th>' for n in names)}</tr>{matchup}</table>
+{_setup_html(report)}
 <h2>Rule conflicts</h2>
 <table><tr><th>kind</th><th>what</th><th>seed</th><th>setup</th><th>count</th></tr>{conflicts}</table>
 <h2>Cards</h2><table><tr><th>card</th><th>plays</th><th>matches</th><th>win rate</th></tr>{cards}</table>

@@ -83,7 +83,8 @@ def play_match(engine, setups: list[Setup], seed: int, bot_names: list[str], *,
         # The bots draw from the game's generator: a second Mersenne Twister would cost some 37,000
         # instructions a match (its seeding and first refill), up to 4.5% of one, and the draws
         # are as uniform.
-        result.bots = seat_bots = [bot_names[i % len(bot_names)] for i in range(players)]
+        # (a seat the setup fixes, such as a solo mode's AI, keeps its own bot)
+        result.bots = seat_bots = [setup.bots.get(i) or bot_names[i % len(bot_names)] for i in range(players)]
         bots = [make_bot(name, engine, rng, i) for i, name in enumerate(seat_bots)]
         result.first_player = engine.first_player(state)
         choosers = [bot.choose for bot in bots]
@@ -187,20 +188,22 @@ def keywords_in(spec, value) -> list[str]:
 _WORKER: dict = {}
 
 
-def _init_worker(game, deck_paths: list[str] | None, bot_names: list[str], check: bool) -> None:
-    """Ready this process to play: `game` is the loaded Game, or its folder (a pool worker)."""
+def _init_worker(game, deck_paths: list[str] | None, bot_names: list[str], check: bool,
+                 match: dict) -> None:
+    """Ready this process to play: `game` is the loaded Game, or its folder (a pool worker);
+    `match` holds the setups' players and variants."""
     if isinstance(game, str):
         from cardgen.model import load_game
 
         game = load_game(game)
     engine = load_engine(game)
-    _WORKER.update(engine=engine, setups=engine.setups(_load_decks(deck_paths)), bots=bot_names,
-                   check=check)
+    _WORKER.update(engine=engine, setups=match_setups(engine, _load_decks(deck_paths), **match),
+                   bots=bot_names, check=check)
 
 
 def _init_pool_worker(game_folder: str, deck_paths: list[str] | None, bot_names: list[str],
-                      check: bool) -> None:
-    _init_worker(game_folder, deck_paths, bot_names, check)
+                      check: bool, match: dict) -> None:
+    _init_worker(game_folder, deck_paths, bot_names, check, match)
     gc.freeze()     # see _loaded_objects_frozen; the worker ends with the pool, so no unfreeze
 
 
@@ -225,9 +228,18 @@ def _run_chunk(seeds: list[int]) -> list[MatchResult]:
             for s in seeds]
 
 
-def card_pool(engine, decks: list[str] | None = None) -> frozenset[str]:
+def card_pool(engine, decks: list[str] | None = None, *, players: int | None = None,
+              variants: tuple[str, ...] = ()) -> frozenset[str]:
     """The cards the matchups simulated with these deck files may play (empty: not known)."""
-    return frozenset().union(*(setup.cards for setup in engine.setups(_load_decks(decks))))
+    setups = match_setups(engine, _load_decks(decks), players=players, variants=variants)
+    return frozenset().union(*(setup.cards for setup in setups))
+
+
+def match_setups(engine, decks, *, players: int | None = None, variants: tuple[str, ...] = ()):
+    """engine.setups(decks) with the players and variants asked for; an engine written before
+    they existed is still called as `setups(decks)` when none are asked for."""
+    options = {k: v for k, v in (("players", players), ("variants", tuple(variants))) if v}
+    return engine.setups(decks, **options)
 
 
 def _load_decks(deck_paths):
@@ -240,14 +252,17 @@ def _load_decks(deck_paths):
 
 def simulate(game, *, matches: int, seed: int = 1, jobs: int | None = None,
              bots: list[str] | None = None, decks: list[str] | None = None,
+             players: int | None = None, variants: tuple[str, ...] = (),
              check_invariants: bool = True, progress: bool = False) -> tuple[list[MatchResult], float]:
-    """Play `matches` matches with seeds seed..seed+matches-1. Returns (results, seconds)."""
+    """Play `matches` matches with seeds seed..seed+matches-1. Returns (results, seconds).
+    `players` and `variants` go to the engine's setups (see Engine.setups)."""
     bots = bots or ["random"]
+    match = {"players": players, "variants": tuple(variants)}
     jobs = max(1, jobs or os.cpu_count() or 1)
     seeds = list(range(seed, seed + matches))
     start = time.perf_counter()
     if jobs == 1 or matches < 50:
-        _init_worker(game, decks, bots, check_invariants)     # (the caller's game: no second load)
+        _init_worker(game, decks, bots, check_invariants, match)     # (the caller's game: no second load)
         results = []
         with _loaded_objects_frozen():
             for i in range(0, len(seeds), 100):
@@ -260,7 +275,8 @@ def simulate(game, *, matches: int, seed: int = 1, jobs: int | None = None,
         chunks = [seeds[i:i + chunk] for i in range(0, len(seeds), chunk)]
         context = multiprocessing.get_context("fork" if sys.platform != "win32" else "spawn")
         results = []
-        with context.Pool(jobs, _init_pool_worker, (str(game.folder), decks, bots, check_invariants)) as pool:
+        worker_args = (str(game.folder), decks, bots, check_invariants, match)
+        with context.Pool(jobs, _init_pool_worker, worker_args) as pool:
             for part in pool.imap(_run_chunk, chunks):
                 results.extend(part)
                 _progress(progress, len(results), matches)
