@@ -13,8 +13,10 @@ import pytest
 from cardgen.engines import load_engine
 from cardgen.engines.adapt import IM_POISON, P_ACTION, P_SCHOOL
 from cardgen.engines.base import IllegalAction, Setup
+from cardgen.errors import ContentError
 from cardgen.model import load_deck, load_game
 from cardgen.model.game import Card
+from cardgen.sim.runner import play_match
 
 ROOT = Path(__file__).resolve().parent.parent
 SCENARIOS = sorted((ROOT / "content" / "adapt" / "scenarios").glob("*.yaml"))
@@ -244,6 +246,94 @@ def test_default_setups_and_deck_setups(engine, game):
     state = engine.initial_state(setups[0], random.Random(1))
     assert len(state.stream) == 4 and state.cfg.step == 2
     assert state.cfg.total == 38
+
+
+def test_engine_declares_player_counts_and_variants(engine):
+    assert engine.player_counts == (2, 3, 4, 5, 6)
+    assert set(engine.variants) == {"kids", "sailfish", "multi-auto-adapt", "school-battle"}
+    assert all(isinstance(text, str) and text and "\n" not in text for text in engine.variants.values())
+
+
+@pytest.mark.parametrize("players", [4, 5, 6])
+def test_players_option_plays_big_tables_to_the_end(engine, players):
+    setups = engine.setups(players=players)
+    assert [s.label for s in setups] == [f"box, {players} players"]
+    assert len(setups[0].seats) == players and setups[0].options["players"] == players
+    for seed in range(12):
+        result = play_match(engine, setups, seed, ["random"], check_invariants=True)
+        assert result.conflicts == [] and result.finished, (seed, result.conflicts)
+        assert len(result.seats) == players
+    state = engine.initial_state(setups[0], random.Random(3))
+    assert state.cfg.n == players and len(state.fish) == players
+
+
+@pytest.mark.parametrize("variant", ["kids", "sailfish", "multi-auto-adapt", "school-battle"])
+def test_each_cli_variant_reaches_every_setup(engine, game, variant):
+    kids = load_deck(game.folder / "decks" / "kids.yaml")
+    for decks in (None, [kids]):
+        setups = engine.setups(decks, variants=(variant,))
+        assert setups
+        for setup in setups:
+            assert variant in setup.options["variants"]
+            assert f"({', '.join(setup.options['variants'])})" in setup.label
+            state = engine.initial_state(setup, random.Random(5))
+            assert variant in state.cfg.variants
+    # the deck's own variants are kept, first, and not repeated
+    assert engine.setups([kids], variants=("kids", "sailfish"))[0].options["variants"] == ["kids", "sailfish"]
+
+
+def test_kids_variant_strips_the_corner_parts_from_a_full_deck(engine, game):
+    box = load_deck(game.folder / "decks" / "box.yaml")
+    plain, kids = engine.setups([box], players=2), engine.setups([box], players=2, variants=("kids",))
+    assert len(plain[0].options["deck"]) == 58 and len(kids[0].options["deck"]) == 38
+    assert kids[0].cards == engine.setups(players=2, variants=("kids",))[0].cards
+
+
+def test_school_battle_deck_defaults_to_four_players_and_completes(engine, game, tmp_path):
+    deck = tmp_path / "school.yaml"
+    deck.write_text("game: adapt\nname: School box\nvariants: [school-battle]\ncards: all\n")
+    setups = engine.setups([load_deck(deck)])
+    assert [s.label for s in setups] == ["School box, 4 players (school-battle)"]
+    assert [s.label for s in engine.setups(variants=("school-battle",))] == ["box, 4 players (school-battle)"]
+    for seed in range(10):
+        result = play_match(engine, setups, seed, ["random"], check_invariants=True)
+        assert result.conflicts == [] and result.finished, (seed, result.conflicts)
+        assert len(result.seats) == 4
+    state = engine.initial_state(setups[0], random.Random(1))
+    assert state.cfg.school_battle and state.cfg.nteams == 2
+    six = engine.setups(players=6, variants=("school-battle",))
+    assert engine.initial_state(six[0], random.Random(1)).cfg.nteams == 3
+
+
+@pytest.mark.parametrize("players", [2, 3, 5])
+def test_school_battle_at_a_count_it_cannot_play_is_a_content_error(engine, players):
+    with pytest.raises(ContentError) as err:
+        engine.setups(players=players, variants=("school-battle",))
+    (issue,) = err.value.issues
+    assert issue.field == "--players" and issue.file is None
+    assert "4 or 6 players" in issue.message and str(players) in issue.message
+
+
+def test_school_battle_deck_at_three_players_names_the_deck_file(engine, tmp_path):
+    deck = tmp_path / "school.yaml"
+    deck.write_text("game: adapt\nname: School box\ncards: all\nvariants: [school-battle]\n")
+    with pytest.raises(ContentError) as err:
+        engine.setups([load_deck(deck)], players=3)
+    (issue,) = err.value.issues
+    assert issue.file == deck and issue.field == "variants" and issue.line == 4
+    assert "school-battle" in issue.message and "4 or 6" in issue.message
+
+
+def test_variants_the_engine_cannot_combine_are_content_errors(engine, tmp_path):
+    with pytest.raises(ContentError) as err:
+        engine.setups(variants=("school-battle", "multi-auto-adapt"))
+    assert err.value.issues[0].field == "--variant" and "school-battle" in str(err.value)
+    deck = tmp_path / "kingfish.yaml"
+    deck.write_text("game: adapt\nname: Kingfish box\nvariants: [kingfish]\ncards: all\n")
+    with pytest.raises(ContentError) as err:
+        engine.setups([load_deck(deck)])
+    (issue,) = err.value.issues
+    assert issue.file == deck and issue.field == "variants" and "kingfish" in issue.message
 
 
 @pytest.mark.parametrize("players,slots,exp,wipe", [(2, 3, 3, 3), (3, 4, 4, 4), (4, 5, 5, 4),

@@ -30,7 +30,14 @@ Setup options (`Setup.options`): players (2-6, default 2), variants (list of kid
 school-battle, multi-auto-adapt), deck (card names with repeats; default the whole box, minus the
 kids' locations with `kids`), boxes (copies of that deck; default 1, 2 with 4+ players).
 School battle needs 4 or 6 players: Schools of two alternate seats (team = seat % schools) and
-share one Experience pool (max 30); `winner` is the lowest seat of the winning School.
+share one Experience pool (max 30); `winner` is the lowest living seat of the winning School.
+
+`setups(decks, players=, variants=)` (`cardgen simulate --players N --variant NAME`): each deck
+(default: the box; decks are not paired, every Fish shares the one gene stream) with its own
+`variants` plus the asked ones, at `players` or at 2 and 3 (school battle: 4). With `kids` the
+special, horn, organ and skin parts leave any deck. ContentError (at the deck file's `variants`
+when the deck asked for it, else at the option): school battle at other than 4 or 6 players,
+school battle with multi-auto-adapt (it replaces Auto-Adapting), kingfish.
 
 Actions (tuples):
     ("adapt", "Card Name")  Adapt that card from your PGP
@@ -120,6 +127,7 @@ from pathlib import Path
 
 from cardgen.engines.adapt_parts import replay
 from cardgen.engines.base import Engine, IllegalAction, RuleConflict, Setup, action_words
+from cardgen.errors import ContentError, Issue
 
 LOCATIONS = ("dorsal", "horn", "mouth", "skin", "side", "organ", "tail", "special")
 LOC_INDEX = {name: i for i, name in enumerate(LOCATIONS)}
@@ -355,6 +363,18 @@ class AdaptEngine(Engine):
     game_id = "adapt"
     max_actions = 6000
     keywords = frozenset(NUMERALS + FLAGS + ("Resist", "Immune", "Cooldown"))
+    player_counts = (2, 3, 4, 5, 6)
+    # `cardgen simulate --variant NAME`: added to every deck's own `variants`
+    variants = {
+        "kids": "Gaming with your Guppies: no special, horn, organ or skin parts; stream +1; "
+                "Bodies climb 2 Levels",
+        "sailfish": "the speed variant (Sailfish Speed Options): +1 Experience a Turn, stream +1, "
+                    "Bodies climb 2 Levels",
+        "multi-auto-adapt": "Auto-Adapt each time Experience reaches 20, -1 Experience a Turn "
+                            "per Auto-Adapt after the first",
+        "school-battle": "the team variant: Schools of two, seated alternately, share Experience "
+                         "(4 or 6 players)",
+    }
     # more than 30 attributes: all in slots, one added in __init__ too (docs/engines.md says why)
     __slots__ = ("game", "tables", "caps", "toxic_bonus", "max_poison", "bait_cost", "leth_cap",
                  "miss_cap", "tie_dmg", "tie_exp", "guppy_min_fer", "pgp_max", "part_margin",
@@ -707,15 +727,74 @@ class AdaptEngine(Engine):
         return out
 
     # -- setups -------------------------------------------------------------------------------------
-    def setups(self, decks: list | None = None) -> list[Setup]:
-        if not decks:
-            return [self._setup("box", None, [], 2), self._setup("box", None, [], 3)]
+    def setups(self, decks: list | None = None, *, players: int | None = None,
+               variants: tuple[str, ...] = ()) -> list[Setup]:
+        """Each deck (default: the box) with its own `variants` plus `variants`, at `players` or,
+        by default, at 2 and 3 players (school battle: 4). A deck is the gene stream all the Fish
+        share, so decks are not paired: each is played on its own."""
+        sources = [self._deck_source(d) for d in decks] if decks else [("box", None, [], None)]
         out = []
-        for deck in decks:
-            name, cards, variants = self._deck_list(deck)
-            for n in (2, 3):
-                out.append(self._setup(name, cards, variants, n))
+        for name, cards, own, where in sources:
+            merged = list(dict.fromkeys([*own, *variants]))
+            counts = self._check_setup(merged, own, where, players)
+            if cards is not None and "kids" in merged:
+                # The kids' game takes the four corner locations out of whatever deck it plays.
+                gone = self._kids_removed()
+                kept = [c for c in cards if c not in self.index or self.loc[self.index[c]] < 0
+                        or LOCATIONS[self.loc[self.index[c]]] not in gone]
+                if not kept:
+                    self._check_fail(where, "kids" in own, "--variant",
+                                     f"kids takes every {', '.join(sorted(gone))} part out of the "
+                                     f"deck, and this deck has nothing else")
+                cards = kept
+            out.extend(self._setup(name, cards, merged, n) for n in counts)
         return out
+
+    def _kids_removed(self):
+        kids = (self.tables.get("variants") or {}).get("kids") or {}
+        return set(kids.get("remove_locations") or ("special", "horn", "organ", "skin"))
+
+    @staticmethod
+    def _check_fail(where, deck_fault, field, message):
+        """ContentError at the deck file's `variants` (deck_fault) or at the command-line option."""
+        if deck_fault:
+            path, line = where or (None, None)
+            raise ContentError([Issue(path, line, "variants", message)])
+        raise ContentError([Issue(None, None, field, message)])
+
+    def _school_counts(self):
+        """The player counts school battle can play: Schools of team_size, at least two of them."""
+        sb = (self.tables.get("variants") or {}).get("school-battle") or {}
+        size = int(sb.get("team_size", 2))
+        return tuple(n for n in self.player_counts if n % size == 0 and n // size >= 2)
+
+    def _check_setup(self, variants, own, where, players) -> tuple[int, ...]:
+        """The player counts to play `variants` at; ContentError for what the rules cannot play.
+
+        `own`: the variants the deck file asked for, `where`: (deck path, line of its `variants`)
+        or None; a problem the deck's own variants cause is reported there, else at the option."""
+        def fail(field, message, deck_fault):
+            self._check_fail(where, deck_fault, field, message)
+
+        unknown = [v for v in variants if v not in type(self).variants]
+        if unknown:
+            fail("--variant", f"the rules engine does not play {', '.join(unknown)} (it plays "
+                              f"{', '.join(type(self).variants)})", any(v in own for v in unknown))
+        if "school-battle" in variants and "multi-auto-adapt" in variants:
+            fail("--variant", "multi-auto-adapt changes Auto-Adapting, which school-battle replaces "
+                              "(Random Selection at 30 shared Experience): use one or the other",
+                 "school-battle" in own and "multi-auto-adapt" in own)
+        if "school-battle" not in variants:
+            return (players,) if players else (2, 3)
+        school = self._school_counts()
+        if not players:
+            return school[:1]
+        if players not in school:
+            words = " or ".join(map(str, school))
+            fail("--players", ("this deck asks for school-battle, which" if "school-battle" in own
+                               else "school-battle") + f" needs {words} players (Schools of two), "
+                 f"not {players}", "school-battle" in own)
+        return (players,)
 
     def _setup(self, name, cards, variants, players, **extra) -> Setup:
         label = f"{name}, {players} players" + (f" ({', '.join(variants)})" if variants else "")
@@ -731,17 +810,22 @@ class AdaptEngine(Engine):
 
     def _deck_list(self, deck):
         """(name, card names with repeats, variants) from a Deck, a deck path or such a tuple."""
+        return self._deck_source(deck)[:3]
+
+    def _deck_source(self, deck):
+        """_deck_list's three, and where the deck's variants are written: (path, line) or None."""
         if isinstance(deck, (str, Path)):
             from cardgen.model import load_deck
 
             deck = load_deck(Path(deck))
         if isinstance(deck, tuple):
-            return deck[0], list(deck[1]), list(deck[2]) if len(deck) > 2 else []
+            return deck[0], list(deck[1]), list(deck[2]) if len(deck) > 2 else [], None
         cards = []
         for entry, count in deck.counted_entries():
             if entry.card.type in ("body", "part"):
                 cards.extend([entry.card.name] * count)
-        return deck.name, cards, list(deck.fields.get("variants") or [])
+        where = (deck.path, deck.line_of("variants") if "variants" in deck.fields else None)
+        return deck.name, cards, list(deck.fields.get("variants") or []), where
 
     # -- configuration --------------------------------------------------------------------------
     def _config(self, players, variants, seats=None) -> Config:
@@ -858,8 +942,7 @@ class AdaptEngine(Engine):
         if cards is None:
             removed = set()
             if "kids" in variants:
-                kids = (self.tables.get("variants") or {}).get("kids") or {}
-                removed = set(kids.get("remove_locations") or ("special", "horn", "organ", "skin"))
+                removed = self._kids_removed()
             types = []
             for t in range(len(self.names)):
                 if self.loc[t] >= 0 and LOCATIONS[self.loc[t]] in removed:
