@@ -394,6 +394,7 @@ def _bots(engine, spec: str) -> list[str]:
     if unknown or not names:
         raise ContentError([Issue(None, None, "--bots", f"unknown bot {', '.join(unknown) or spec!r}; "
                                                         f"this game has {', '.join(bot_names(engine))}")])
+    engine.check_bots(names)
     return names
 
 

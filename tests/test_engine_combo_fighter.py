@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import copy
 import hashlib
+import itertools
 import random
 from pathlib import Path
 
@@ -15,6 +16,7 @@ from cardgen.engines import load_engine
 from cardgen.engines.base import IllegalAction, Setup
 from cardgen.engines.combo_fighter_parts import grammar as G
 from cardgen.engines.combo_fighter_parts.solo import SoloBot, plan
+from cardgen.errors import ContentError
 from cardgen.model import load_deck, load_game
 from cardgen.sim.bots import GreedyBot, RandomBot
 from cardgen.sim.runner import play_match
@@ -109,25 +111,139 @@ def test_a_new_card_in_the_same_vocabulary_just_works():
 # ---------------------------------------------------------------- setups
 
 
-def test_default_setups_are_every_pair_of_fighters_with_mirrors(engine):
+def test_default_setups_are_every_ordered_pair_of_fighters(engine):
     setups = engine.setups()
-    pairs = {tuple(s.seats) for s in setups}
-    assert len(setups) == 10
-    assert ("Amaya Sol", "Amaya Sol") in pairs and ("Noor Halabi", "Teodor Balan") in pairs
+    pairs = [tuple(s.seats) for s in setups]
+    assert sorted(pairs) == sorted(itertools.permutations(CHARS, 2))      # both seatings, no mirror
     for s in setups:
         decks = s.options["decks"]
+        assert [d["name"] for d in decks] == s.seats and s.bots == {} and "solo" not in s.options
         assert [sum(d["cards"].values()) for d in decks] == [50, 50]
+    assert engine.setups(players=2) == setups
 
 
 def test_setups_from_given_decks(engine):
     decks = [load_deck(p) for p in sorted((GAME_DIR / "decks").glob("*.yaml"))]
     setups = engine.setups(decks)
-    assert len(setups) == len(decks) * (len(decks) + 1) // 2
+    assert len(setups) == len(decks) * (len(decks) - 1)
+    assert len({tuple(s.seats) for s in setups}) == len(setups)
+    assert all(s.seats[0] != s.seats[1] for s in setups)
     bonfire = [d for s in setups for d in s.options["decks"] if d["name"] == "Teodor Balan (Bonfire)"]
     assert bonfire and bonfire[0]["cards"]["Heat Haze"] == 4
     assert bonfire[0]["starting_hand"][1] == "Heat Haze"
     one = engine.setups(decks[:1])
     assert len(one) == 1 and one[0].seats[0] == one[0].seats[1]
+
+
+def test_solo_setups_seat_the_ai_in_both_seats(engine):
+    setups = engine.setups(variants=("solo",))
+    assert len(setups) == 24
+    seen = set()
+    for s in setups:
+        ai = s.options["solo"]
+        assert s.bots == {ai: "solo"}
+        assert s.seats[ai].endswith(" (solo AI)") and not s.seats[1 - ai].endswith("(solo AI)")
+        human, computer = s.options["decks"][1 - ai]["name"], s.options["decks"][ai]["name"]
+        assert human != computer
+        seen.add((human, computer, ai))
+    assert seen == {(h, c, ai) for h, c in itertools.permutations(CHARS, 2) for ai in (0, 1)}
+    state = engine.initial_state(setups[0], random.Random(1))
+    ai = setups[0].options["solo"]
+    assert state.fs[ai].solo and not state.fs[1 - ai].solo
+    mirror = engine.setups(["Noor Halabi"], variants=["solo"])
+    assert [s.options["solo"] for s in mirror] == [1, 0]
+    assert [s.bots for s in mirror] == [{1: "solo"}, {0: "solo"}]
+
+
+@pytest.mark.parametrize("fmt,key", [("2v2", "teams"), ("tournament", "rosters")])
+def test_team_formats_give_every_character_both_sides(engine, fmt, key):
+    setups = engine.setups(variants=(fmt,))
+    assert len(setups) == 6                    # 3 ways to split the four fighters, both seatings
+    sides = []
+    for s in setups:
+        assert s.options["mode"] == fmt and s.bots == {}
+        p, q = ([d["character"] for d in side] for side in s.options[key])
+        assert len(set(p)) == 2 and len(set(q)) == 2 and not set(p) & set(q)
+        assert s.seats == [" & ".join(p), " & ".join(q)]
+        sides.append((frozenset(p), frozenset(q)))
+    assert len(set(sides)) == 6 and all((q, p) in sides for p, q in sides)
+    for seat in (0, 1):
+        assert {c for pq in sides for c in pq[seat]} == set(CHARS)
+    decks = [load_deck(p) for p in sorted((GAME_DIR / "decks").glob("*.yaml"))]
+    for s in engine.setups(decks, variants=[fmt]):
+        p, q = s.options[key]
+        assert p[0]["character"] != p[1]["character"] and q[0]["character"] != q[1]["character"]
+        assert not {d["name"] for d in p} & {d["name"] for d in q}
+
+
+@pytest.mark.parametrize("variants", [(), ("solo",), ("2v2",), ("tournament",)])
+def test_every_format_completes_without_conflicts(engine, variants):
+    setups = engine.setups(variants=variants)
+    for bots in (["random"], ["greedy", "random"], ["random", "greedy"]):
+        for seed in range((2 if bots == ["random"] else 1) * len(setups)):     # every setup, every seat
+            r = play_match(engine, setups, seed, bots)
+            assert r.finished and not r.conflicts and r.winner in (0, 1), (variants, bots, seed, r.conflicts)
+            expected = [setups[seed % len(setups)].bots.get(i) or bots[i % len(bots)] for i in (0, 1)]
+            assert r.bots == expected and r.seats == setups[seed % len(setups)].seats
+
+
+def test_the_solo_seat_is_played_by_the_solo_ai(engine):
+    setups = engine.setups(variants=("solo",))
+    differs = 0
+    for seed in range(24):
+        setup = setups[seed % len(setups)]
+        ai = setup.options["solo"]
+        r = play_match(engine, setups, seed, ["random"], trajectory=True)
+        assert r.bots[ai] == "solo" and r.bots[1 - ai] == "random" and r.finished and not r.conflicts
+        plain = Setup(setup.label, setup.seats, setup.options, setup.cards)        # no Setup.bots
+        named = ["solo", "random"] if ai == 0 else ["random", "solo"]
+        same = play_match(engine, [plain], seed, named, trajectory=True)
+        assert same.trajectory == r.trajectory
+        differs += play_match(engine, [plain], seed, ["random"], trajectory=True).trajectory != r.trajectory
+    assert differs > 12
+
+
+def test_the_solo_bot_is_refused_outside_a_solo_seat(engine):
+    with pytest.raises(ContentError, match="--variant solo"):
+        engine.check_bots(["greedy", "solo"])
+    engine.check_bots(["greedy", "random"])
+    standard = engine.setups()
+    r = play_match(engine, standard, 0, ["solo", "random"])
+    assert not r.finished and [c.kind for c in r.conflicts] == ["rule"]
+    assert "--variant solo" in r.conflicts[0].message
+    solo = engine.setups(variants=("solo",))
+    r = play_match(engine, solo, 0, ["solo"])     # the human's seat too
+    assert not r.finished and [c.kind for c in r.conflicts] == ["rule"]
+
+
+def test_impossible_requests_raise_content_error(engine):
+    def refused(field, *args, **kwargs):
+        with pytest.raises(ContentError) as err:
+            engine.setups(*args, **kwargs)
+        assert [i.field for i in err.value.issues] == [field], err.value
+        return str(err.value)
+
+    assert "cannot be combined" in refused("--variant", variants=("solo", "2v2"))
+    refused("--variant", variants=("2v2", "tournament"))
+    refused("--variant", variants=("tournament", "solo"))
+    refused("--variant", variants=("free-for-all",))
+    refused("--players", players=4)
+    refused("--players", players=4, variants=("2v2",))
+    for fmt in ("2v2", "tournament"):
+        assert "got 3" in refused("--decks", CHARS[:3], variants=(fmt,))
+        amayas = [{"name": f"Amaya {i}", "character": "Amaya Sol"} for i in range(3)]
+        refused("--decks", [*amayas, "Noor Halabi"], variants=(fmt,))     # a side needs 2 characters
+        assert len(engine.setups([*amayas[:2], "Noor Halabi", "Oskar Brannvik"], variants=(fmt,))) == 4
+    assert "no character" in refused("character", [{"name": "X", "character": "Nobody"}, "Amaya Sol"])
+
+
+def test_a_deck_file_naming_no_character_is_a_content_error(engine, tmp_path):
+    path = tmp_path / "nobody.yaml"
+    source = (GAME_DIR / "decks" / "amaya-sol.yaml").read_text()
+    path.write_text(source.replace("Amaya Sol", "Nobody At All"))
+    with pytest.raises(ContentError) as err:
+        engine.setups([path, "Noor Halabi"])
+    assert [(i.file, i.field) for i in err.value.issues] == [(path, "character")]
 
 
 # ---------------------------------------------------------------- whole matches
@@ -166,8 +282,8 @@ def mode_setups():
     return [
         Setup("2v2", ["Team 1", "Team 2"], {"mode": "2v2", "teams": [[a, n], [o, t]]}),
         Setup("tournament", ["P", "Q"], {"mode": "tournament", "rosters": [[a, t], [n, o]]}),
-        Setup("solo", ["human", "AI"], {"solo": 1, "decks": [o, n]}),
-        Setup("solo0", ["AI", "human"], {"solo": 0, "decks": [t, a]}),
+        Setup("solo", ["human", "AI"], {"solo": 1, "decks": [o, n]}, bots={1: "solo"}),
+        Setup("solo0", ["AI", "human"], {"solo": 0, "decks": [t, a]}, bots={0: "solo"}),
     ]
 
 
@@ -179,7 +295,7 @@ def test_other_modes_keep_every_invariant_and_end(engine):
 
 
 def test_sim_runner_reports_no_conflict(engine):
-    for bots in (["random"], ["solo", "random"], ["greedy", "solo"]):
+    for bots in (["random"], ["greedy", "random"], ["random", "greedy"]):
         for seed in range(4):
             result = play_match(engine, engine.setups() + mode_setups(), seed * 3 + 1, bots)
             assert result.finished and not result.conflicts, result.conflicts

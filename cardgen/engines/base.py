@@ -158,6 +158,10 @@ class Engine:
         """Extra bots this game has (name -> factory(engine, rng, player)), e.g. a solo-mode AI."""
         return {}
 
+    def check_bots(self, bot_names: list[str]) -> None:
+        """Raise ContentError (field "--bots") for a bot the user may not seat by name, such as an
+        AI whose own rules only a setup can give its seat (Setup.bots seats it)."""
+
     # -- scenarios ------------------------------------------------------------------------------
     def scenario_state(self, setup: dict, rng: random.Random):
         """A position described by a scenario file's `setup:`."""

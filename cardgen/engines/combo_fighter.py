@@ -47,8 +47,14 @@ the rulings; card, token and solo texts are read by the grammar in combo_fighter
   Player 2 picks which of Player 1's; they keep them for the whole game (best of 3).
 
 A deck is a Deck, a deck file path, a character name (its sheet's standard deck), or a mapping
-``{name, character, cards: {card: copies}, starting_hand: [...]}``. `setups()` without decks plays
-every pair of the four sheets' standard decks, mirrors included.
+``{name, character, cards: {card: copies}, starting_hand: [...]}``. `setups()` plays the given
+decks (without any: the four sheets' standard decks, in name order) in every ordered pair of
+different decks, both seatings (a single deck plays the mirror). Its variants (`cardgen simulate
+--variant`, one at a time) build the other formats from the same decks: ``solo`` plays every such
+pair twice, the solo AI in seat 1 then in seat 0 (Setup.bots seats the "solo" bot there; `--bots
+solo` in a standard seat is refused, see check_bots); ``2v2`` and ``tournament`` make each side two
+decks of different characters and meet every two sides with no deck in common, both seatings (four
+decks at least; the four standard decks give 3 splits x 2 seatings).
 
 Actions (tuples; a card is named by its name)::
 
@@ -118,6 +124,7 @@ from cardgen.engines.base import Engine, IllegalAction, RuleConflict, Setup, act
 from cardgen.engines.combo_fighter_parts import grammar as G
 from cardgen.engines.combo_fighter_parts import replay
 from cardgen.engines.combo_fighter_parts.solo import SoloBot
+from cardgen.errors import ContentError, Issue
 
 ATT, DEF, FOOT = 0, 1, 2
 BEATS = (FOOT, ATT, DEF)          # attack beats footwork, defense attack, footwork defense
@@ -261,6 +268,12 @@ class ComboFighterEngine(Engine):
     game_id = "combo-fighter"
     max_actions = 5000
     keywords = KEYWORDS
+    player_counts = (2,)
+    variants = {
+        "2v2": "2 vs 2: two teams of 2 fighters, tag outs, first KO wins the fight (needs 4 decks)",
+        "tournament": "tournament games: rosters of 2 different fighters, each picks the foe (needs 4 decks)",
+        "solo": "solo mode: one seat is the rulebook's solo AI (bot 'solo'), in both seats",
+    }
     # more than 30 attributes: all in slots, one added in __init__ too (docs/engines.md says why)
     __slots__ = ("game", "hand_limit", "fights_to_win", "best_of", "_unsupported", "_hand_cache", "_by_cards",
                  "_cards_of", "_shapes", "_protos", "names", "kind", "ctype", "button", "cbox", "speed",
@@ -429,20 +442,90 @@ class ComboFighterEngine(Engine):
                 self._unsupported[name] = "; ".join(([prior] if prior else []) + problems)
 
     # -- setups ---------------------------------------------------------------------------------
-    def setups(self, decks: list | None = None) -> list[Setup]:
-        if decks:
-            specs = [self.deck_spec(d) for d in decks]
-        else:
-            specs = [self.deck_spec(name) for name in sorted(self.chars)]
-        pairs = list(itertools.combinations_with_replacement(specs, 2))
+    def setups(self, decks: list | None = None, *, players: int | None = None,
+               variants: tuple[str, ...] = ()) -> list[Setup]:
+        """The matchups: the given decks (or the four sheets' standard decks, by name) in every
+        ordered pair of different decks (a single deck plays the mirror), or one match format:
+
+        - ``2v2`` / ``tournament``: a side (team, roster) is two decks of different characters;
+          every two sides with no deck in common meet, both seatings (so each four decks are split
+          into two sides in all 3 ways). Four decks at least.
+        - ``solo``: every ordered pair as above, once with the AI (bot "solo", Setup.bots) in
+          seat 1 and once in seat 0; the AI's seat is named "<deck> (solo AI)".
+        """
+        if players not in (None, *self.player_counts):
+            raise ContentError([Issue(None, None, "--players", f"Combo Fighter is a game for 2 players, "
+                                      f"not {players} (2v2 is two teams: use --variant 2v2)")])
+        chosen = list(dict.fromkeys(variants))
+        unknown = [v for v in chosen if v not in self.variants]
+        if unknown:
+            raise ContentError([Issue(None, None, "--variant", f"unknown variant {', '.join(unknown)}; "
+                                      f"Combo Fighter has {', '.join(self.variants)}")])
+        if len(chosen) > 1:
+            raise ContentError([Issue(None, None, "--variant", f"{' and '.join(chosen)} cannot be "
+                                      "combined: each is a match format of its own (pick one)")])
+        fmt = chosen[0] if chosen else None
+        specs = [self.deck_spec(d) for d in (decks or sorted(self.chars))]
+        if fmt in ("2v2", "tournament"):
+            return self._side_setups(specs, fmt)
+        pairs = list(itertools.permutations(specs, 2)) or [(specs[0], specs[0])]
+        if fmt == "solo":
+            out = []
+            for a, b in pairs:
+                for ai in (1, 0):
+                    seats = [a["name"], b["name"]]
+                    seats[ai] += " (solo AI)"
+                    out.append(Setup(label=f"{seats[0]} vs {seats[1]}", seats=seats,
+                                     options={"decks": [a, b], "solo": ai}, cards=self._pool(a, b),
+                                     bots={ai: "solo"}))
+            return out
         return [Setup(label=f"{a['name']} vs {b['name']}", seats=[a["name"], b["name"]],
-                      options={"decks": [a, b]},
-                      cards=frozenset([*a["cards"], *a["starting_hand"], *b["cards"], *b["starting_hand"]]))
+                      options={"decks": [a, b]}, cards=self._pool(a, b))
                 for a, b in pairs]
+
+    @staticmethod
+    def _pool(*specs) -> frozenset:
+        return frozenset(c for spec in specs for c in (*spec["cards"], *spec["starting_hand"]))
+
+    def _side_setups(self, specs: list[dict], fmt: str) -> list[Setup]:
+        """2 vs 2 teams or tournament rosters: two decks of different characters a side (the
+        rulebook's "2 non-identical characters"; a 2v2 team likewise); sides with no deck in
+        common meet, in both seatings."""
+        what = "2v2 needs two teams" if fmt == "2v2" else "a tournament game needs two rosters"
+        if len(specs) < 4:
+            raise ContentError([Issue(None, None, "--decks", f"{what} of 2 fighters each: at least 4 decks "
+                                      f"(4 different characters without --decks), got {len(specs)}")])
+        sides = [(i, j) for i, j in itertools.combinations(range(len(specs)), 2)
+                 if specs[i]["character"] != specs[j]["character"]]
+        matches = [(p, q) for p in sides for q in sides if not set(p) & set(q)]
+        if not matches:
+            chars = sorted({s["character"] for s in specs})
+            raise ContentError([Issue(None, None, "--decks", f"{what} of 2 different characters each, with "
+                                      f"no deck on both sides: the decks name only {', '.join(chars)}")])
+        key = "teams" if fmt == "2v2" else "rosters"
+        out = []
+        for p, q in matches:
+            sides_ = [[specs[i] for i in p], [specs[i] for i in q]]
+            seats = [" & ".join(d["name"] for d in side) for side in sides_]
+            out.append(Setup(label=f"{seats[0]} vs {seats[1]} ({fmt})", seats=seats,
+                             options={"mode": fmt, key: sides_}, cards=self._pool(*sides_[0], *sides_[1])))
+        return out
+
+    def check_bots(self, bot_names: list[str]) -> None:
+        """For the CLI: refuse a --bots entry that only a setup may seat. The solo bot plays the
+        solo AI's seat, whose rules (no starting hand, the top card played, 4 drawn on a win) the
+        setup itself must set: `--variant solo` seats it (Setup.bots)."""
+        if "solo" in bot_names:
+            raise ContentError([Issue(None, None, "--bots", "the solo bot plays the solo AI's rules, which "
+                                      "a standard seat does not follow: use --variant solo (the AI's seat "
+                                      "gets the solo bot; --bots picks the other seat's)")])
 
     def deck_spec(self, deck) -> dict:
         """A plain-data deck: {name, character, cards: {card: copies}, starting_hand}."""
         if isinstance(deck, dict):
+            if deck.get("character") not in self.chars:
+                raise ContentError([Issue(None, None, "character", f"deck {deck.get('name')!r}: "
+                                          f"{self._no_character(deck.get('character'))}")])
             ch = self.chars[deck["character"]]
             cards = dict(deck.get("cards") or ch.deck)
             return {"name": str(deck.get("name", ch.name)), "character": ch.name, "cards": cards,
@@ -456,6 +539,9 @@ class ComboFighterEngine(Engine):
 
             deck = load_deck(Path(deck))
         character = str(deck.fields.get("character"))
+        if character not in self.chars:
+            raise ContentError([Issue(deck.path, deck.line_of("character"), "character",
+                                      self._no_character(deck.fields.get("character")))])
         cards: dict[str, int] = {}
         for entry, count in deck.counted_entries():
             if entry.card.type in G.TYPES:
@@ -463,6 +549,9 @@ class ComboFighterEngine(Engine):
         hand = deck.fields.get("starting_hand") or self.chars[character].hand
         return {"name": deck.name, "character": character, "cards": cards,
                 "starting_hand": [str(x) for x in hand]}
+
+    def _no_character(self, name) -> str:
+        return f"{name!r} is no character of the game ({', '.join(sorted(self.chars))})"
 
     def _fighter(self, spec, solo: bool = False) -> Fighter:
         """A fighter for a deck; the static part is built once per deck and shared."""

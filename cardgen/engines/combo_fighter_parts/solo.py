@@ -12,13 +12,17 @@ remaining choices the way the rulebook's AI does:
 - damage from the top of the deck, no optional discards, no tag-outs; Recover takes the most
   valuable cards; Foresee keeps the order.
 
-Seated in a normal (non-solo) setup it plays the same way, choosing its face-down card at random
-from its hand (its stand-in for the unknown top card).
+It plays only a solo setup's AI seat: seated anywhere else (a standard, 2v2 or tournament seat,
+or the human's seat of a solo setup) the rules would not be the solo AI's (a starting hand, cards
+chosen from it), so it raises RuleConflict; `cardgen simulate --variant solo` seats it
+(Setup.bots) and the engine's check_bots refuses ``--bots solo``.
 """
 
 from __future__ import annotations
 
 import random
+
+from cardgen.engines.base import RuleConflict
 
 
 class SoloBot:
@@ -30,11 +34,14 @@ class SoloBot:
         self.engine, self.rng, self.player, self.cf = engine, rng, player, cf
 
     def choose(self, state, actions):
+        cf, e, s = self.cf, self.engine, state
+        f = s.fs[s.act[s.cur]] if s.fs else None
+        if f is None or not f.solo:
+            raise RuleConflict("the solo bot plays only a solo AI's seat (no starting hand, the top "
+                               "card played): use --variant solo")
         if len(actions) == 1:
             return actions[0]
-        cf, e, s = self.cf, self.engine, state
         ph = s.phase
-        f = s.fs[s.act[s.cur]] if s.fs else None
         if ph == cf.CHOOSE:
             if cf.TOP in actions:
                 return cf.TOP
