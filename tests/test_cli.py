@@ -173,3 +173,20 @@ def test_match_options_the_engine_does_not_offer_are_refused(args, message):
     result = cardgen("simulate", "dojo-duel", "--matches", "10", *args)
     assert result.returncode == 2
     assert result.stderr.strip() == f"error: {message}"
+
+
+def test_a_variant_and_player_count_reach_the_matches(tmp_path):
+    result = cardgen("simulate", "adapt", "--variant", "school-battle", "--players", "6", "--matches", "12",
+                     "--jobs", "1", "--format", "json", "--out", tmp_path)
+    assert result.returncode == 0, result.stderr
+    report = json.loads(result.stdout)
+    assert [s["setup"] for s in report["setups"]] == ["box, 6 players (school-battle)"]
+    assert report["finished"] == 12 and not report["conflicts"]
+
+
+def test_the_solo_ai_is_seated_by_its_variant_not_by_bots():
+    refused = cardgen("simulate", "combo-fighter", "--bots", "solo,random", "--matches", "4")
+    assert refused.returncode == 2 and "use --variant solo" in refused.stderr
+    replay = cardgen("replay", "combo-fighter", "--variant", "solo", "--seed", "2")
+    assert replay.returncode == 0, replay.stderr
+    assert replay.stdout.splitlines()[0].endswith("(solo AI) (random vs solo)")     # seed 2: the AI in seat 2
