@@ -608,6 +608,16 @@ def test_a_settled_sea_ends_in_a_tie(engine):
     assert state.quiet > engine.stalemate * 2
 
 
+def test_damage_healed_as_fast_as_it_comes_settles_the_sea_too(engine):
+    # Seed 405 of school battle between shark bots: the last two rival Fish cannot hurt each other,
+    # and one of them takes 1 Poison Damage and Regenerates it every Turn. Each of those hits used
+    # to unsettle the sea again, and the match ran into the action cap.
+    setups = engine.setups(variants=("school-battle",))
+    result = play_match(engine, setups, 405, ["shark"])
+    assert result.finished and not result.conflicts
+    assert result.winner is None and result.actions < 1000
+
+
 # --- replay outcomes (describe_outcome) ----------------------------------------------------------------
 
 

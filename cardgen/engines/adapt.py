@@ -24,7 +24,9 @@ The match, as the engine plays it (numbers and rulings come from content/adapt/g
   unless it came from the PGP. School battle replaces it with a Random Selection at 30.
 - End: a Fish is defeated when its Damage exceeds its Health; the last Fish (or School) wins; if
   the last Fish fall together the match is a draw (winner None). So is a sea that has settled:
-  `tables.stalemate.rounds` Rounds (20) in which no Fish took Damage and none Adapted a card.
+  `tables.stalemate.rounds` Rounds (20) in which no Fish's Damage climbed above its highest so far
+  and none Adapted a card (Damage healed as fast as it comes, Poison against Regeneration, ends
+  nothing).
 
 Setup options (`Setup.options`): players (2-6, default 2), variants (list of kids, sailfish,
 school-battle, multi-auto-adapt), deck (card names with repeats; default the whole box, minus the
@@ -256,7 +258,7 @@ class Stats:
 
 
 class Fish:
-    __slots__ = ("body", "parts", "under", "pgp", "dmg", "poison", "stun", "hide", "jump", "jlen",
+    __slots__ = ("body", "parts", "under", "pgp", "dmg", "peak", "poison", "stun", "hide", "jump", "jlen",
                  "splash", "cd", "bait", "alive", "fragile", "auto", "sblock", "s", "own", "rare",
                  "hold")
 
@@ -267,6 +269,7 @@ class Fish:
         c.under = self.under[:]
         c.pgp = self.pgp[:]
         c.dmg = self.dmg
+        c.peak = self.peak
         c.poison = self.poison
         c.stun = self.stun
         c.hide = self.hide
@@ -998,7 +1001,7 @@ class AdaptEngine(Engine):
         f.parts = [-1] * 8
         f.under = []
         f.pgp = []
-        f.dmg = 0
+        f.dmg = f.peak = 0
         f.poison = 0
         f.stun = False
         f.hide = 0
@@ -1519,10 +1522,18 @@ class AdaptEngine(Engine):
         f = st.fish[q]
         if not f.alive:
             return
-        st.quiet = 0
         f.dmg += d
         if f.s.regen:
             f.rare = True
+            # Only Damage beyond the highest so far unsettles the sea: Damage healed as fast as it
+            # comes (Poison against Regeneration) could otherwise go on for ever. Regeneration is the
+            # only healing, so a Fish without it has never had more Damage than now: every hit of
+            # it counts at once, and f.peak is kept for Fish with Regeneration only.
+            if f.dmg > f.peak:
+                f.peak = f.dmg
+                st.quiet = 0
+        else:
+            st.quiet = 0
         if f.fragile or f.dmg > f.s.hp:
             f.alive = False
             st.alive &= ~(1 << q)
@@ -2105,7 +2116,7 @@ class AdaptEngine(Engine):
                     f.under.append(f.parts[i])
                 f.parts[i] = c
             f.pgp = [inst(n) for n in spec.get("pgp") or []]
-            f.dmg = int(spec.get("damage", 0))
+            f.dmg = f.peak = int(spec.get("damage", 0))
             f.poison = int(spec.get("poison", 0))
             f.stun = bool(spec.get("stunned", False))
             f.hide = int(spec.get("hiding", 0))
