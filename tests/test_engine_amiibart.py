@@ -476,7 +476,12 @@ def test_a_dying_fighter_owner_chooses_its_target(engine):
     state, obs = position(engine, setup, [{"attack": "A1", "target": "B1"}])
     assert obs["pending"] == {"player": "B", "options": ["A1", "A2"]}
     assert engine.current_player(state) == 1
-    engine.apply(state, engine.parse_action(state, {"choose": "A2"}))
+    choice = engine.parse_action(state, {"choose": "A2"})
+    triggers = engine.ci[engine.ids["Runebound Familiar"]].trig
+    assert engine.describe(state, choice).startswith("B chooses A2 for: ")   # the text asking for it
+    assert engine.describe(state, choice).removeprefix("B chooses A2 for: ") in {
+        prog.text for progs in triggers.values() for *_, prog in progs}
+    engine.apply(state, choice)
     obs = engine.observe(state)
     assert obs["A"]["slots"][2] is None and obs["turn"] == "A" and engine.current_player(state) == 0
 
@@ -626,10 +631,12 @@ def test_a_replay_tells_what_fires_as_a_turn_passes(engine):
         "B1 Mossback Tortoise takes 100 damage, is poisoned: 100 damage at the start of each of B's turns;"
         " 600 Health left"]
     assert outcome(engine, setup, actions) == [
-        "B1 Mossback Tortoise takes 100 damage from poison; 500 Health left"]
+        "B1 Mossback Tortoise takes 100 damage from poison; 500 Health left",
+        "B's turn: 10 Energy, 0 cards in hand"]
     setup = {"A": {"stall": 1, "slots": {1: "Pyre Drake"}}, "B": {"hand": {"Cinder Pup": 1}}}
     assert outcome(engine, setup, ["end"]) == [
         "A stalled this turn: 2 of 3 in a row",
+        "B's turn: 10 Energy, 1 card in hand",
         "B starts the turn with no fighter: play one this turn or lose"]
 
 
@@ -654,8 +661,11 @@ def test_a_replay_tells_coin_flips(engine):
     action = engine.legal_actions(state)[0]
     before = engine.clone(state)
     engine.apply(state, action)
-    first = "AB"[state.first]
-    assert engine.describe_outcome(before, state, action) == f"{first} won the coin flip and plays first"
+    first, second = ("A", "B") if state.first == 0 else ("B", "A")
+    powers = {"A": "A's Powers: Kindling and Tempered Steel", "B": "B's Powers: Mana Font and Spring Bloom"}
+    assert setup.label == "Burning Blades vs Hex Grove"
+    assert engine.describe_outcome(before, state, action).splitlines() == [
+        f"{first} won the coin flip and plays first", powers[first], powers[second]]
 
 
 def test_a_logged_match_plays_as_an_unlogged_one(engine):

@@ -2401,7 +2401,9 @@ class AmiibartEngine(Engine):
         if k == 5:
             return f"{me} plays the Stage {self.names[a[1]]}"
         if k == 9:
-            return f"{me} chooses {self._option_name(a[1])}"
+            job = s.pending[2] if s.pending is not None else None
+            text = job[2].text if job is not None and job[0] == J_FX else ""
+            return f"{me} chooses {self._option_name(a[1])}" + (f" for: {text}" if text else "")
         return repr(a)
 
     def _option_name(self, o):

@@ -21,6 +21,8 @@ def describe_outcome(engine, before, after, a):
     out = []
     if before.turn_one and before.turn == 1 and not before.p[me].played and not before.p[1 - me].turns:
         out.append(f"{SIDE[me]} won the coin flip and plays first")
+        out += [f"{SIDE[p]}'s Powers: {' and '.join(engine.names[c] for c in before.p[p].powers)}"
+                for p in (me, 1 - me) if before.p[p].powers]
     out += [f"coin flip: {'heads' if v else 'tails'}" for v in tr.flips]
     for p in (0, 1):
         gone = [h for h in before.p[p].hazards if h not in after.p[p].hazards]    # (one copy each)
@@ -168,6 +170,9 @@ def _turn_outcomes(engine, before, after):
     if after.over:
         return out
     o = after.cur
+    if not after.turn_one:
+        pl = after.p[o]
+        out.append(f"{SIDE[o]}'s turn: {pl.energy} Energy, {pl.nh} card{'s' if pl.nh != 1 else ''} in hand")
     if after.p[o].empty and not after.turn_one:
         out.append(f"{SIDE[o]} starts the turn with no fighter: play one this turn or lose")
     for i, g in enumerate(after.p[o].slots):
