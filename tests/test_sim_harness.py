@@ -149,7 +149,9 @@ def test_report_figures():
     assert report["cards"][0]["card"] == "Roll"
     assert sum(b["count"] for b in report["length"]["histogram"]) == 400
     assert "first player wins" in format_text(report)
-    assert "<svg" in format_html(report) and "<script" not in format_html(report)
+    page = format_html(report)
+    assert page.count("<svg") == 2 and "<script" not in page       # lengths, and win rate by seat
+    assert "<title>A: " + f"{100 * report['seats']['A']:.1f}%</title>" in page
 
 
 

@@ -264,6 +264,27 @@ def _setup_html(report: dict) -> str:
     return out
 
 
+def _win_rate_chart(rates: dict[str, float]) -> str:
+    """Win rate by deck or character as horizontal bars, with the even line at 50%."""
+    if len(rates) < 2:
+        return ""
+    e = html.escape
+    label_w, bar_w, row_h = 190, 320, 22
+    rows = []
+    for i, (name, rate) in enumerate(rates.items()):
+        y, end = i * row_h, label_w + bar_w * rate
+        rows.append(f'<text x="{label_w - 6}" y="{y + 15}" font-size="12" text-anchor="end">'
+                    f'{e(name[:28])}</text>'
+                    f'<rect x="{label_w}" y="{y + 4}" width="{bar_w * rate:.1f}" height="{row_h - 8}" '
+                    f'fill="#4a78b5"><title>{e(name)}: {_pct(rate)}</title></rect>'
+                    f'<text x="{end + 4:.1f}" y="{y + 15}" font-size="11">{_pct(rate)}</text>')
+    height = len(rates) * row_h
+    even = label_w + bar_w / 2
+    return (f'<svg width="{label_w + bar_w + 60}" height="{height + 16}" role="img">{"".join(rows)}'
+            f'<line x1="{even}" y1="0" x2="{even}" y2="{height}" stroke="#c33" stroke-dasharray="4 3"/>'
+            f'<text x="{even}" y="{height + 12}" font-size="10" text-anchor="middle">50%</text></svg>')
+
+
 def format_html(report: dict) -> str:
     """A self-contained page (inline SVG charts, no scripts, no network)."""
     e = html.escape
@@ -291,6 +312,7 @@ def format_html(report: dict) -> str:
                       + "</tr>" for a in names)
     note = _many_seats_note(report)
     many_seats = f"<p>{e(note)}</p>" if note else ""
+    chart = _win_rate_chart(report["seats"])
     cards = "".join(f"<tr><td>{e(c['card'])}</td><td>{c['plays']}</td><td>{c['matches']}</td>"
                     f"<td>{_pct(c['win_rate'])}</td></tr>" for c in report["cards"])
     conflicts = "".join(f"<tr><td>{e(c['kind'])}</td><td>{e(c['message'])}</td><td>{c['seed']}</td>"
@@ -309,6 +331,7 @@ Completion rate {_pct(report['completion_rate'])}; draws {report['draws']};
 first player wins {_pct(fp['win_rate'])} (95% CI {_pct(fp['ci95'][0])} to {_pct(fp['ci95'][1])});
 balance {report['balance']}.</p>
 <h2>Match length (actions)</h2>{svg}
+{f"<h2>Win rate by deck / character</h2>{chart}" if chart else ""}
 <h2>Matchups (row beats column)</h2>{many_seats}
 <table><tr><th></th>{''.join(f'<th>{e(n)}</th>' for n in names)}</tr>{matchup}</table>
 {_setup_html(report)}
