@@ -303,6 +303,9 @@ def test_school_battle_deck_defaults_to_four_players_and_completes(engine, game,
     assert state.cfg.school_battle and state.cfg.nteams == 2
     six = engine.setups(players=6, variants=("school-battle",))
     assert engine.initial_state(six[0], random.Random(1)).cfg.nteams == 3
+    # each seat says its School (team = seat % schools), so seat figures add up by School
+    assert [seat.split(" of ")[1] for seat in six[0].seats] == ["School 1", "School 2", "School 3"] * 2
+    assert setups[0].seats[::2] == ["Amber of School 1", "Teal of School 1"]
 
 
 @pytest.mark.parametrize("players", [2, 3, 5])

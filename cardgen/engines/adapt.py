@@ -767,9 +767,11 @@ class AdaptEngine(Engine):
 
     def _school_counts(self):
         """The player counts school battle can play: Schools of team_size, at least two of them."""
-        sb = (self.tables.get("variants") or {}).get("school-battle") or {}
-        size = int(sb.get("team_size", 2))
+        size = self._school_size()
         return tuple(n for n in self.player_counts if n % size == 0 and n // size >= 2)
+
+    def _school_size(self) -> int:
+        return int(((self.tables.get("variants") or {}).get("school-battle") or {}).get("team_size", 2))
 
     def _check_setup(self, variants, own, where, players) -> tuple[int, ...]:
         """The player counts to play `variants` at; ContentError for what the rules cannot play.
@@ -804,7 +806,13 @@ class AdaptEngine(Engine):
         options = {"players": players, "variants": list(variants), "deck": cards, **extra}
         pool = frozenset(cards) if cards is not None else frozenset(
             self.names[t] for t in self._deck_types(None, variants, 1))
-        return Setup(label=label, seats=self._seat_names(players), options=options, cards=pool)
+        seats = self._seat_names(players)
+        if "school-battle" in variants:
+            # A School wins as one, and the match names its lowest living seat the winner: with its
+            # School in each seat's name a report's seat figures add up by School.
+            schools = players // self._school_size()
+            seats = [f"{seat} of School {i % schools + 1}" for i, seat in enumerate(seats)]
+        return Setup(label=label, seats=seats, options=options, cards=pool)
 
     def _seat_names(self, n):
         base = [g.split()[0] for g in self.guppy_names]
