@@ -181,12 +181,12 @@ def test_the_report_splits_results_by_setup_and_by_bot():
     report = build_report(GUILD, results, 1.0, bots=["greedy", "random"])
     assert report["setups"] == [
         {"setup": "A vs B", "seats": ["A", "B"], "matches": 2, "finished": 1, "draws": 0,
-         "seat_win_rates": [1.0, 0.0]},
+         "seat_win_rates": [1.0, 0.0], "first_player_win_rate": 1.0},
         {"setup": "B vs A", "seats": ["B", "A"], "matches": 3, "finished": 3, "draws": 1,
-         "seat_win_rates": [0.333, 0.333]}]
+         "seat_win_rates": [0.333, 0.333], "first_player_win_rate": 0.5}]      # (seat 0 moved first)
     assert report["bot_win_rates"] == {"greedy": 0.5, "random": 0.25}
     text = format_text(report)
-    assert "by setup" in text and "33.3% / 33.3%" in text and "win rate by bot" in text
+    assert "by setup" in text and "first  50.0%  33.3% / 33.3%" in text and "win rate by bot" in text
     assert "<h2>By setup</h2>" in format_html(report) and "<h2>By bot</h2>" in format_html(report)
     alike = build_report(GUILD, [result(5, "A vs B", ["A", "B"], ["random", "random"], 0)], 1.0)
     assert alike["bot_win_rates"] == {}                 # one bot, one setup: nothing to split

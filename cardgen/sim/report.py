@@ -100,7 +100,8 @@ def build_report(game, results: list[MatchResult], seconds: float, *, static=(),
     bot_wins: Counter = Counter()
     for r in results:
         row = setups.setdefault(r.setup, {"setup": r.setup, "seats": list(r.seats), "matches": 0,
-                                          "finished": 0, "draws": 0, "wins": [0] * len(r.seats)})
+                                          "finished": 0, "draws": 0, "wins": [0] * len(r.seats),
+                                          "decisive": 0, "first_wins": 0})
         row["matches"] += 1
         if r.finished:
             row["finished"] += 1
@@ -108,12 +109,16 @@ def build_report(game, results: list[MatchResult], seconds: float, *, static=(),
                 row["draws"] += 1
             else:
                 row["wins"][r.winner] += 1
+                if r.first_player is not None:
+                    row["decisive"] += 1
+                    row["first_wins"] += r.winner == r.first_player
             for i, bot in enumerate(r.bots):
                 bot_games[bot] += 1
                 bot_wins[bot] += r.winner == i
     for row in setups.values():
-        wins = row.pop("wins")
+        wins, won, first = row.pop("wins"), row.pop("decisive"), row.pop("first_wins")
         row["seat_win_rates"] = [round(w / row["finished"], 3) if row["finished"] else None for w in wins]
+        row["first_player_win_rate"] = round(first / won, 3) if won else None
     bot_rates = {b: round(bot_wins[b] / bot_games[b], 3) for b in sorted(bot_games)}
     return {
         "game": game.id, "name": game.name, "seed": seed, "bots": list(bots),
@@ -236,9 +241,11 @@ def _setup_lines(report: dict) -> list[str]:
     """The by-setup and by-bot tables of the text report (when there is more than one)."""
     lines = []
     if len(report["setups"]) > 1:
-        lines += ["", "  by setup (win rate of each seat, in seat order)"]
-        lines += [f"    {s['setup'][:44]:44} {s['matches']:6} matches  "
-                  + " / ".join(_pct(rate) for rate in s["seat_win_rates"]) for s in report["setups"]]
+        lines += ["", "  by setup (first player's win rate; each seat's, in seat order)"]
+        for s in report["setups"]:
+            first = _pct(s["first_player_win_rate"])
+            lines.append(f"    {s['setup'][:44]:44} {s['matches']:6} matches  first {first:>6}  "
+                         + " / ".join(_pct(rate) for rate in s["seat_win_rates"]))
     if report["bot_win_rates"]:
         lines += ["", "  win rate by bot"]
         lines += [f"    {bot:32} {_pct(rate)}" for bot, rate in report["bot_win_rates"].items()]
@@ -254,9 +261,10 @@ def _setup_html(report: dict) -> str:
                              for seat, rate in zip(s["seats"], s["seat_win_rates"], strict=True))
 
         rows = "".join(f"<tr><td>{e(s['setup'])}</td><td>{s['matches']}</td><td>{s['finished']}</td>"
-                       f"<td>{s['draws']}</td><td>{seat_rates(s)}</td></tr>" for s in report["setups"])
+                       f"<td>{s['draws']}</td><td>{_pct(s['first_player_win_rate'])}</td>"
+                       f"<td>{seat_rates(s)}</td></tr>" for s in report["setups"])
         out += ("<h2>By setup</h2><table><tr><th>setup</th><th>matches</th><th>finished</th><th>draws</th>"
-                f"<th>win rate by seat</th></tr>{rows}</table>")
+                f"<th>first player wins</th><th>win rate by seat</th></tr>{rows}</table>")
     if report["bot_win_rates"]:
         rows = "".join(f"<tr><td>{e(bot)}</td><td>{_pct(rate)}</td></tr>"
                        for bot, rate in report["bot_win_rates"].items())
