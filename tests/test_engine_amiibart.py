@@ -192,6 +192,31 @@ def test_compiled_effects_do_what_the_general_effect_rules_do(engine, game):
             fingerprint(general, *play(general, setup, seed)), seed
 
 
+def test_attacks_found_quiet_play_as_through_every_attack_step(engine, game):
+    # An attack that nothing in play reacts to (_quiet) skips the queue of attack steps: an engine
+    # that queues every attack's steps must play the same matches, every card of the set in the decks.
+    general = load_engine(game)
+    general._quiet = lambda *args: False
+    quiet = 0
+    found_quiet = engine._quiet
+
+    def counting(*args):
+        nonlocal quiet
+        answer = found_quiet(*args)
+        quiet += answer
+        return answer
+
+    engine._quiet = counting
+    try:
+        for seed in range(80):
+            setup = mixed_setup(engine, seed)
+            assert fingerprint(engine, *play(engine, setup, seed)) == \
+                fingerprint(general, *play(general, setup, seed)), seed
+    finally:
+        del engine._quiet
+    assert quiet > 500          # (not a vacuous comparison)
+
+
 def test_compiled_target_lists_are_those_of_the_general_target_rules(engine):
     # Targeted spells and Powers list their targets through a function made for their selector
     # (_target_adder); the general rule (_targeted) must list the same actions in the same order.

@@ -1195,7 +1195,7 @@ class AmiibartEngine(Engine):
             T, tref, tblock = None, None, 0
         # [attacker ref, attack index, target ref, nullified, target had Block, ended]
         s.atk = [(p, slot, f.uid), ai, tref, 0, tblock, 0]
-        if self._quiet(s, p, special):
+        if self._quiet(s, p, special, T):
             # Nothing in play reacts to attacks: steps 1-4 and 6-7 are empty.
             self._damage_step(s, s.atk, f, special, T)
             s.atk = None
@@ -1224,7 +1224,9 @@ class AmiibartEngine(Engine):
             m |= _STEP_BIT[7]
         return _ATTACK_STEPS[m]
 
-    def _quiet(self, s, ap, special):
+    def _quiet(self, s, ap, special, T):
+        """Whether nothing in play reacts to player ap's attack (special None: a basic one) on T
+        (None: no target), so that its steps other than 5 and 8 would queue no job."""
         if special is not None and (special.step3 is not None or special.step7 is not None):
             return False
         P = s.p
@@ -1234,6 +1236,17 @@ class AmiibartEngine(Engine):
             for h in hazards:
                 if EVS[h] & _ATK_EVS:
                     return False
+        if special is None and T is not None:
+            # A basic attack on T: the attacker's side answers only attack events of its own
+            # (steps 1 and 7), the defender's side those of steps 2 and 6, and of the events that
+            # wait for an attack only T's own count (steps 4 and 6), unless T is Bound.
+            pa, pd = P[ap], P[1 - ap]
+            if T.evs & _TARGET_EVS and not T.bound:
+                return False
+            if pa.lsup & _ATTACKER_EVS and (pa.lm if pa.lm >= 0 else self._listen(pa)) & _ATTACKER_EVS:
+                return False
+            return not (pd.lsup & _DEFENDER_EVS
+                        and (pd.lm if pd.lm >= 0 else self._listen(pd)) & _DEFENDER_EVS)
         p0, p1 = P
         if p0.lsup & _ATK_EVS and (p0.lm if p0.lm >= 0 else self._listen(p0)) & _ATK_EVS:
             return False
@@ -2636,6 +2649,11 @@ for _ev in (EV_ATTACKS, EV_FRIEND_ATTACKS, EV_OPP_ATTACKS, EV_OPP_SPECIAL, EV_AT
 _STEP6_EVS = (1 << EV_FRIEND_AFTER_ATTACKED) | (1 << EV_OPP_ATTACKS_BLOCK) | (1 << EV_AFTER_ATTACKED)
 _STEP7_EVS = (1 << EV_FRIEND_AFTER_ATTACKS) | (1 << EV_AFTER_ATTACKS)
 _STEP1_EVS = (1 << EV_ATTACKS) | (1 << EV_FRIEND_ATTACKS)
+# a basic attack's events (_quiet): those the attacker's side answers, those any fighter or Power of
+# the defender's side answers, those only its target answers
+_ATTACKER_EVS = _STEP1_EVS | _STEP7_EVS
+_DEFENDER_EVS = (1 << EV_OPP_ATTACKS) | (1 << EV_FRIEND_AFTER_ATTACKED) | (1 << EV_OPP_ATTACKS_BLOCK)
+_TARGET_EVS = (1 << EV_ATTACKED) | (1 << EV_AFTER_ATTACKED)
 _BIT_OPP_ATTACKS = 1 << EV_OPP_ATTACKS
 _BIT_OPP_SPECIAL = 1 << EV_OPP_SPECIAL
 _BIT_ATTACKED = 1 << EV_ATTACKED
