@@ -114,7 +114,9 @@ def _parser() -> argparse.ArgumentParser:
     p = sub.add_parser("simulate", help="play seeded sample matches between bots; report balance "
                                         "and rule conflicts")
     p.add_argument("game", metavar="GAME")
-    p.add_argument("--decks", nargs="+", metavar="DECK", help="deck files to pit against each other")
+    p.add_argument("--decks", nargs="+", metavar="DECK",
+                   help="deck files to pit against each other, each pair in both seatings "
+                        "(checked first, as `cardgen validate` checks them)")
     p.add_argument("--matches", type=int, default=1000)
     p.add_argument("--seed", type=int, default=1, help="first match seed (match i uses seed+i)")
     p.add_argument("--jobs", type=int, default=None, help="processes (default: every core)")
