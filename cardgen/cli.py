@@ -355,19 +355,7 @@ def _match_options(p) -> None:
 
 def _match_setup(engine, args) -> dict:
     """--players and --variant, checked against what the engine offers: keywords for its setups."""
-    issues = []
-    for name in args.variant:
-        if name not in engine.variants:
-            offered = "; ".join(f"{k}: {v}" for k, v in engine.variants.items())
-            issues.append(Issue(None, None, "--variant",
-                                f"{engine.game.id} has no variant {name!r}"
-                                + (f"; it has {offered}" if offered else "; it has none")))
-    if args.players is not None and args.players not in engine.player_counts:
-        counts = ", ".join(map(str, engine.player_counts))
-        issues.append(Issue(None, None, "--players", f"{engine.game.id} plays with {counts} players, "
-                                                     f"not {args.players}"))
-    if issues:
-        raise ContentError(issues)
+    engine.check_match_options(args.players, args.variant)
     return {"players": args.players, "variants": tuple(dict.fromkeys(args.variant))}
 
 

@@ -17,6 +17,8 @@ from collections.abc import Hashable
 from dataclasses import dataclass, field
 from typing import Any
 
+from cardgen.errors import ContentError, Issue
+
 Action = Hashable
 
 
@@ -87,6 +89,22 @@ class Engine:
         every ordered pair (both seatings), so a bot per seat meets each deck from both sides.
         """
         raise NotImplementedError
+
+    def check_match_options(self, players: int | None = None, variants=()) -> None:
+        """Raise ContentError for a player count outside player_counts or a variant name not in
+        variants: what `setups(players=, variants=)` may be asked for at all."""
+        issues = []
+        for name in dict.fromkeys(variants):
+            if name not in self.variants:
+                offered = "; ".join(f"{k}: {v}" for k, v in self.variants.items())
+                issues.append(Issue(None, None, "--variant", f"{self.game.id} has no variant {name!r}"
+                                    + (f"; it has {offered}" if offered else "; it has none")))
+        if players is not None and players not in self.player_counts:
+            counts = ", ".join(map(str, self.player_counts))
+            issues.append(Issue(None, None, "--players", f"{self.game.id} plays with {counts} players, "
+                                                         f"not {players}"))
+        if issues:
+            raise ContentError(issues)
 
     def initial_state(self, setup: Setup, rng: random.Random):
         raise NotImplementedError

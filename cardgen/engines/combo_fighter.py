@@ -453,14 +453,8 @@ class ComboFighterEngine(Engine):
         - ``solo``: every ordered pair as above, once with the AI (bot "solo", Setup.bots) in
           seat 1 and once in seat 0; the AI's seat is named "<deck> (solo AI)".
         """
-        if players not in (None, *self.player_counts):
-            raise ContentError([Issue(None, None, "--players", f"Combo Fighter is a game for 2 players, "
-                                      f"not {players} (2v2 is two teams: use --variant 2v2)")])
+        self.check_match_options(players, variants)
         chosen = list(dict.fromkeys(variants))
-        unknown = [v for v in chosen if v not in self.variants]
-        if unknown:
-            raise ContentError([Issue(None, None, "--variant", f"unknown variant {', '.join(unknown)}; "
-                                      f"Combo Fighter has {', '.join(self.variants)}")])
         if len(chosen) > 1:
             raise ContentError([Issue(None, None, "--variant", f"{' and '.join(chosen)} cannot be "
                                       "combined: each is a match format of its own (pick one)")])
