@@ -365,7 +365,7 @@ def _check_decks(game, deck_paths) -> None:
     from cardgen.validate import validate_decks
 
     issues = []
-    for report in validate_decks([Path(d) for d in deck_paths]):
+    for report in validate_decks([Path(d) for d in deck_paths], {Path(game.folder).resolve(): game}):
         issues += report.errors
         if report.game is not None and report.game != game.id:
             issues.append(Issue(report.path, None, "game", f"this is a deck for {report.game}, "
@@ -443,8 +443,8 @@ def cmd_simulate(args) -> int:
 
 def cmd_replay(args) -> int:
     from cardgen.engines import load_engine
-    from cardgen.model import load_deck, load_game
-    from cardgen.sim.runner import match_setups, play_match
+    from cardgen.model import load_game
+    from cardgen.sim.runner import load_decks, match_setups, play_match
 
     game = load_game(args.game)
     engine = load_engine(game)
@@ -452,7 +452,7 @@ def cmd_replay(args) -> int:
     match = _match_setup(engine, args)
     if args.decks:
         _check_decks(game, args.decks)
-    setups = match_setups(engine, [load_deck(Path(d)) for d in args.decks] if args.decks else None, **match)
+    setups = match_setups(engine, load_decks(args.decks, game), **match)
     log = play_match(engine, setups, args.seed, bots, log=True)
     r = log.result
     print(f"{game.name}, seed {args.seed}: {r.setup} ({' vs '.join(r.bots)})")

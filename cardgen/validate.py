@@ -51,8 +51,9 @@ def expand_targets(targets: list[str]) -> list[Path]:
     return paths
 
 
-def validate_decks(paths: list[Path]) -> list[DeckReport]:
-    games: dict[Path, Game] = {}
+def validate_decks(paths: list[Path], games: dict[Path, Game] | None = None) -> list[DeckReport]:
+    """`games`: games already loaded, by resolved folder (their decks do not load them again)."""
+    games = {} if games is None else games
     reports = []
     for path in paths:
         try:

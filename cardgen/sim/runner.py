@@ -197,7 +197,7 @@ def _init_worker(game, deck_paths: list[str] | None, bot_names: list[str], check
 
         game = load_game(game)
     engine = load_engine(game)
-    _WORKER.update(engine=engine, setups=match_setups(engine, _load_decks(deck_paths), **match),
+    _WORKER.update(engine=engine, setups=match_setups(engine, load_decks(deck_paths, game), **match),
                    bots=bot_names, check=check)
 
 
@@ -231,7 +231,7 @@ def _run_chunk(seeds: list[int]) -> list[MatchResult]:
 def card_pool(engine, decks: list[str] | None = None, *, players: int | None = None,
               variants: tuple[str, ...] = ()) -> frozenset[str]:
     """The cards the matchups simulated with these deck files may play (empty: not known)."""
-    setups = match_setups(engine, _load_decks(decks), players=players, variants=variants)
+    setups = match_setups(engine, load_decks(decks, engine.game), players=players, variants=variants)
     return frozenset().union(*(setup.cards for setup in setups))
 
 
@@ -242,12 +242,14 @@ def match_setups(engine, decks, *, players: int | None = None, variants: tuple[s
     return engine.setups(decks, **options)
 
 
-def _load_decks(deck_paths):
+def load_decks(deck_paths, game):
+    """The deck files, read with `game` (loaded already) as the game they name, if they do."""
     if not deck_paths:
         return None
     from cardgen.model import load_deck
 
-    return [load_deck(Path(p)) for p in deck_paths]
+    games = {Path(game.folder).resolve(): game}
+    return [load_deck(Path(p), games) for p in deck_paths]
 
 
 def simulate(game, *, matches: int, seed: int = 1, jobs: int | None = None,
