@@ -819,12 +819,9 @@ class AdaptEngine(Engine):
         return [base[i % len(base)] + ("" if i < len(base) else f" {i // len(base) + 1}")
                 for i in range(n)]
 
-    def _deck_list(self, deck):
-        """(name, card names with repeats, variants) from a Deck, a deck path or such a tuple."""
-        return self._deck_source(deck)[:3]
-
     def _deck_source(self, deck):
-        """_deck_list's three, and where the deck's variants are written: (path, line) or None."""
+        """(name, card names with repeats, variants, where the variants are written: (path, line) or
+        None) from a Deck, a deck path or a (name, names[, variants]) tuple."""
         if isinstance(deck, (str, Path)):
             from cardgen.model import load_deck
 
@@ -884,7 +881,7 @@ class AdaptEngine(Engine):
         cfg.school_battle = "school-battle" in variants
         if cfg.school_battle:
             sb = tv.get("school-battle") or {}
-            size = int(sb.get("team_size", 2))
+            size = self._school_size()
             if players % size or players // size < 2:
                 raise RuleConflict(f"School battle needs Schools of {size}: {players} players")
             cfg.nteams = players // size
