@@ -13,7 +13,6 @@ for card faces and sheets, an engine for sample matches) and says why when it is
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import sys
 import time
@@ -92,10 +91,6 @@ def build_game(ref: str, out_root: Path, stages=STAGES, progress: bool = False,
     return result
 
 
-def _has_module(name: str) -> bool:
-    return importlib.util.find_spec(name) is not None
-
-
 def _stage_cards(game: Game, out_root: Path, progress: bool) -> StageResult:
     if not (game.folder / "layouts.yaml").is_file():
         return StageResult("cards", True, "skipped: no layouts.yaml")
@@ -139,9 +134,10 @@ def _stage_rulebook(game: Game, out_root: Path, progress: bool) -> StageResult:
 
 
 def _stage_matches(game: Game, out_root: Path, progress: bool) -> StageResult:
-    if not game.code or not _has_module(f"cardgen.engines.{game.code}"):
+    from cardgen.engines import has_engine, load_engine
+
+    if not has_engine(game):
         return StageResult("matches", True, "skipped: no rules engine")
-    from cardgen.engines import load_engine
     from cardgen.sim.report import build_report, format_html
     from cardgen.sim.runner import card_pool, simulate, static_conflicts
 

@@ -592,8 +592,10 @@ def cmd_new(args) -> int:
     print(f"created {len(written)} files in {where}/:")
     for path in written:
         print(f"  {display_path(path)}")
-    print(f"\nnext: cardgen build {where}   (cards, proxy sheets, rulebook and deck report in out/)\n"
-          f"      cardgen watch {where}   (rebuilds as you save)")
+    print(f"\nnext: cardgen build {where}      (cards, proxy sheets, rulebook, deck report and sample "
+          "matches in out/)\n"
+          f"      cardgen watch {where}      (rebuilds as you save)\n"
+          f"      cardgen simulate {where}   (its rules engine, {where}/engine.py, plays seeded matches)")
     return 0
 
 

@@ -14,7 +14,7 @@ from pathlib import Path
 
 from cardgen.build import build_game
 
-WATCHED = (".yaml", ".yml", ".md", ".html", ".css", ".ttf", ".png", ".jpg", ".jpeg")
+WATCHED = (".yaml", ".yml", ".md", ".html", ".css", ".ttf", ".png", ".jpg", ".jpeg", ".py")
 
 
 def snapshot(folder: Path) -> dict[Path, tuple[int, int]]:
@@ -39,7 +39,9 @@ def stages_for(changed: list[Path], folder: Path) -> tuple[str, ...]:
             stages.add("rulebook")
         elif top == "decks":
             stages |= {"sheets", "site"}
-    order = ("check", "cards", "sheets", "site", "rulebook")
+        elif path.suffix == ".py":        # the game's own rules engine: play its sample matches again
+            stages.add("matches")
+    order = ("check", "cards", "sheets", "site", "rulebook", "matches")
     return tuple(s for s in order if s in stages)
 
 

@@ -1,21 +1,78 @@
-"""Reference rules engines, one module per bundled game (named by game.yaml `code:`)."""
+"""Rules engines: one module per bundled game (named by game.yaml `code:`), or a designer's own
+engine file in their game folder (game.yaml `engine:`)."""
 
 from __future__ import annotations
 
+import hashlib
 import importlib
 import importlib.util
+import sys
+import traceback
+from pathlib import Path
 
 from cardgen.errors import ContentError, Issue
 
 
+def has_engine(game) -> bool:
+    """Whether the game names a rules engine (its own file, or a built-in one that exists)."""
+    if game.engine is not None:
+        return True
+    return bool(game.code) and importlib.util.find_spec(f"cardgen.engines.{game.code}") is not None
+
+
 def load_engine(game):
-    """The engine for a loaded game, or a ContentError saying the game has none."""
+    """The engine for a loaded game, or a ContentError saying the game has none (or, for the
+    game's own engine file, where that file goes wrong)."""
+    if game.engine is not None:
+        return _engine_from_file(game, Path(game.engine))
     if not game.code:
-        raise ContentError([Issue(game.folder / "game.yaml", None, "code",
-                                  "this game has no rules engine: simulation and scenarios need a "
-                                  "built-in engine named by `code:`")])
+        raise ContentError([Issue(game.folder / "game.yaml", None, "engine",
+                                  "this game has no rules engine: simulation and scenarios need one; "
+                                  "write it in a Python file of the game folder and name it with "
+                                  "`engine: engine.py` (docs/engines.md)")])
     name = f"cardgen.engines.{game.code}"
     if importlib.util.find_spec(name) is None:
         raise ContentError([Issue(game.folder / "game.yaml", None, "code",
                                   f"no engine module {game.code!r} (cardgen/engines/)")])
     return importlib.import_module(name).ENGINE(game)
+
+
+def _engine_from_file(game, path: Path):
+    """Run the game's engine file and build its ENGINE. Its mistakes are reported at their line
+    in that file, as content errors are, not as a traceback of cardgen."""
+    from cardgen.engines.base import Engine
+
+    try:
+        source = path.read_text(encoding="utf-8")
+        code = compile(source, str(path), "exec")
+    except SyntaxError as exc:
+        raise ContentError([Issue(path, exc.lineno, None, f"Python syntax error: {exc.msg}")]) from None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise ContentError([Issue(path, None, None, f"cannot read the engine file: {exc}")]) from None
+    # A module of its own, registered while it runs and after (dataclasses and pickling look a
+    # class's module up by name); a new load replaces the old one, so an edited file is re-read.
+    name = "cardgen_game_engine_" + hashlib.sha1(str(path).encode()).hexdigest()[:12]
+    spec = importlib.util.spec_from_file_location(name, path)
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module
+    try:
+        exec(code, module.__dict__)
+        cls = module.__dict__.get("ENGINE")
+        if not (isinstance(cls, type) and issubclass(cls, Engine)):
+            raise ContentError([Issue(path, None, "ENGINE", "the engine file must set ENGINE to its engine "
+                                      "class, a subclass of cardgen.engines.base.Engine")])
+        return cls(game)
+    except ContentError:
+        raise
+    except Exception as exc:  # the designer's code failed as it loaded: show where, in their file
+        raise ContentError([Issue(path, _line_in(exc, path), None,
+                                  f"the engine failed as it loaded: {type(exc).__name__}: {exc}")]) from None
+
+
+def _line_in(exc: BaseException, path: Path) -> int | None:
+    """The line of `path` deepest in the exception's traceback (where the designer's code was)."""
+    line = None
+    for frame in traceback.extract_tb(exc.__traceback__):
+        if Path(frame.filename) == path:
+            line = frame.lineno
+    return line

@@ -57,6 +57,7 @@ class Game:
     deck_checks: list[DeckCheck]
     tables: dict[str, Any]
     code: str | None = None
+    engine: Path | None = None       # the designer's own rules engine (game.yaml `engine:`)
 
     def cards_of_type(self, *types: str) -> list[Card]:
         return [c for c in self.cards.values() if c.type in types]

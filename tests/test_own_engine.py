@@ -1,0 +1,163 @@
+"""A designer's own rules engine, from their game folder (game.yaml `engine:`), and the starter
+game's engine that `cardgen new` writes."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import pytest
+
+from cardgen.engines import has_engine, load_engine
+from cardgen.errors import ContentError
+from cardgen.model import load_game
+from cardgen.scaffold import new_game
+from cardgen.sim.runner import simulate, static_conflicts
+from cardgen.sim.scenarios import check_game
+from cardgen.watch import stages_for
+from tests.conftest import ROOT
+
+
+@pytest.fixture
+def hive(tmp_path):
+    folder = tmp_path / "hive"
+    new_game(folder, "Hive Test")
+    return folder
+
+
+def _edit(path, old, new):
+    text = path.read_text(encoding="utf-8")
+    assert old in text, old
+    path.write_text(text.replace(old, new), encoding="utf-8")
+
+
+def test_the_starter_game_plays_its_matches_on_two_cores(hive):
+    game = load_game(hive)
+    assert has_engine(game)
+    engine = load_engine(game)
+    assert static_conflicts(engine) == []
+    results, _ = simulate(game, matches=300, seed=1, jobs=2)
+    assert len(results) == 300
+    assert all(r.finished and not r.conflicts for r in results)
+    # both sample decks win matches, and some matches fill the last jar before the season ends
+    by_deck = {}
+    for r in results:
+        if r.winner is not None:
+            by_deck[r.seats[r.winner]] = by_deck.get(r.seats[r.winner], 0) + 1
+    assert set(by_deck) == {"Starter hive", "Frost and wasps"}
+    assert min(by_deck.values()) > 30
+
+
+def test_the_starter_game_answers_its_scenarios(hive):
+    results = check_game(load_game(hive))
+    assert len(results) == 5
+    assert [r.message for r in results if not r.ok] == []
+
+
+def test_a_broken_scenario_answer_fails(hive):
+    _edit(hive / "scenarios" / "swarm-counts-other-bees.yaml", "honey: 2, bees", "honey: 3, bees")
+    failed = [r for r in check_game(load_game(hive)) if not r.ok]
+    assert len(failed) == 1 and "p0.honey" in failed[0].message
+
+
+def test_an_edited_engine_is_read_again(hive):
+    engine = load_engine(load_game(hive))
+    assert engine.jars_to_win == 6
+    _edit(hive / "engine.py", 'int(tables.get("jars_to_win", 6))', '7')
+    assert load_engine(load_game(hive)).jars_to_win == 7
+
+
+def test_a_card_whose_text_has_no_rule_is_reported(hive):
+    with open(hive / "cards" / "events.yaml", "a", encoding="utf-8") as f:
+        f.write("  - name: Pollen Storm\n    cost: 2\n    text: \"Each player discards a bee.\"\n")
+    found = static_conflicts(load_engine(load_game(hive)))
+    assert [(c.kind, c.message.split(":")[0]) for c in found] == [("card-text", "Pollen Storm")]
+
+
+def test_a_keyword_without_rule_is_reported(hive):
+    _edit(hive / "game.yaml", "keywords:\n", "keywords:\n  Buzz: Makes noise.\n")
+    _edit(hive / "cards" / "bees.yaml", "keywords: [Swarm]", "keywords: [Swarm, Buzz]")
+    found = static_conflicts(load_engine(load_game(hive)))
+    assert [c.kind for c in found] == ["keyword"] and "Buzz" in found[0].message
+
+
+@pytest.mark.parametrize("old, new, line, words", [
+    ("class HiveState:", "class HiveState(", "class HiveState(", "Python syntax error"),
+    ('STINGS = {"Wasp Raid": 2}', 'STINGS = {"Wasp Raid": 2 + None}', 'STINGS = ', "TypeError"),
+    ('int(tables.get("jar_cost", 5))', 'int(tables["jar_costs"])', 'tables["jar_costs"]', "KeyError"),
+    ("ENGINE = HiveEngine", "ENGINE = 3", None, "ENGINE"),
+])
+def test_mistakes_in_the_engine_file_name_its_line(hive, old, new, line, words):
+    _edit(hive / "engine.py", old, new)
+    with pytest.raises(ContentError) as caught:
+        load_engine(load_game(hive))
+    (issue,) = caught.value.issues
+    assert issue.file == (hive / "engine.py").resolve()
+    assert words in str(issue)
+    if line is not None:
+        lines = (hive / "engine.py").read_text().splitlines()
+        assert line in lines[issue.line - 1]
+
+
+@pytest.mark.parametrize("value, words", [
+    ("../engine.py", "outside the game folder"),
+    ("/tmp/engine.py", "outside the game folder"),
+    ("rules.py", "no file 'rules.py'"),
+    ("engine.txt", "not a Python file"),
+])
+def test_game_yaml_names_an_engine_file_inside_the_folder(hive, value, words):
+    _edit(hive / "game.yaml", "engine: engine.py", f"engine: {value}")
+    with pytest.raises(ContentError) as caught:
+        load_game(hive)
+    (issue,) = caught.value.issues
+    assert issue.field == "engine" and issue.line == 10 and words in issue.message
+
+
+def test_an_engine_reached_through_a_link_out_of_the_folder_is_refused(hive, tmp_path):
+    outside = tmp_path / "elsewhere.py"
+    outside.write_text((hive / "engine.py").read_text())
+    (hive / "linked.py").symlink_to(outside)
+    _edit(hive / "game.yaml", "engine: engine.py", "engine: linked.py")
+    with pytest.raises(ContentError, match="outside the game folder"):
+        load_game(hive)
+
+
+def test_a_game_without_engine_says_how_to_add_one(hive):
+    _edit(hive / "game.yaml", "engine: engine.py", "")
+    game = load_game(hive)
+    assert not has_engine(game)
+    with pytest.raises(ContentError, match="engine: engine.py"):
+        load_engine(game)
+
+
+def _cardgen(*args, cwd):
+    return subprocess.run([sys.executable, "-m", "cardgen", *map(str, args)], capture_output=True,
+                          text=True, cwd=cwd, timeout=300, env={"PYTHONPATH": str(ROOT), "PATH": ""})
+
+
+def test_simulate_replay_and_check_run_the_folder_engine(hive, tmp_path):
+    sim = _cardgen("simulate", hive, "--matches", 60, "--out", tmp_path / "out", cwd=tmp_path)
+    assert sim.returncode == 0, sim.stderr
+    assert "60 finished" in sim.stdout and "rule conflicts: none" in sim.stdout
+    replay = _cardgen("replay", hive, "--seed", 3, cwd=tmp_path)
+    assert replay.returncode == 0, replay.stderr
+    assert "ends the turn" in replay.stdout and "collects" in replay.stdout
+    check = _cardgen("check", hive, cwd=tmp_path)
+    assert check.returncode == 0 and "5 passed, 0 failed" in check.stdout
+
+
+def test_a_broken_engine_is_an_error_message_not_a_traceback(hive, tmp_path):
+    _edit(hive / "engine.py", 'STINGS = {"Wasp Raid": 2}', 'STINGS = {"Wasp Raid": 2 + None}')
+    for args in (("simulate", hive, "--matches", 5), ("replay", hive, "--seed", 1), ("check", hive)):
+        run = _cardgen(*args, cwd=tmp_path)
+        assert run.returncode == 2, (args, run.stdout, run.stderr)
+        assert "engine.py:" in run.stderr and "TypeError" in run.stderr
+        assert "Traceback" not in run.stderr
+    built = _cardgen("build", hive, "--only", "matches", "--out", tmp_path / "out", cwd=tmp_path)
+    assert built.returncode == 1 and "engine.py:" in built.stdout + built.stderr
+    assert not (tmp_path / "out" / "hive-test" / "simulation.html").exists()
+
+
+def test_an_engine_edit_reruns_the_matches_when_watching(hive):
+    assert "matches" in stages_for([hive / "engine.py"], hive)
+    assert "matches" not in stages_for([hive / "cards" / "bees.yaml"], hive)
