@@ -151,8 +151,10 @@ def _stage_matches(game: Game, out_root: Path, progress: bool) -> StageResult:
     conflicts = report["conflicts"]
     first = 100 * (report["first_player"]["win_rate"] or 0)
     summary = f"{report['matches']} matches, first player wins {first:.0f}%, {len(conflicts)} rule conflicts"
-    issues = [Issue(None, None, c["kind"], f"{c['message']} (replay: cardgen replay {game.id} --seed "
-                                           f"{c['seed']})") for c in conflicts]
+    # (a conflict found without playing, such as a keyword no rule defines, has no seed to replay)
+    issues = [Issue(None, None, c["kind"], c["message"] if c["seed"] is None else
+                    f"{c['message']} (replay: cardgen replay {game.id} --seed {c['seed']})")
+              for c in conflicts]
     return StageResult("matches", not conflicts, summary, errors=issues)
 
 

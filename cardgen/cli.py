@@ -251,7 +251,19 @@ def cmd_info(args) -> int:
     decks = sorted((game.folder / "decks").glob("*.yaml"))
     print(f"sample decks: {', '.join(d.name for d in decks) or 'none'}")
     print("deck rules: " + ", ".join(rule_ids(game)))
+    print(f"rules engine: {_engine_words(game)}")
     return 0
+
+
+def _engine_words(game) -> str:
+    """Which rules engine `simulate` would play, and how many scenarios `check` would run."""
+    from cardgen.engines import has_engine
+    from cardgen.sim.scenarios import scenario_files
+
+    if not has_engine(game):
+        return "none (simulate, replay and check need one: docs/engines.md)"
+    where = display_path(game.engine) if game.engine else f"built in ({game.code})"
+    return f"{where}, {len(scenario_files(game))} scenarios"
 
 
 def cmd_schema(args) -> int:

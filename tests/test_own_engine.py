@@ -161,3 +161,15 @@ def test_a_broken_engine_is_an_error_message_not_a_traceback(hive, tmp_path):
 def test_an_engine_edit_reruns_the_matches_when_watching(hive):
     assert "matches" in stages_for([hive / "engine.py"], hive)
     assert "matches" not in stages_for([hive / "cards" / "bees.yaml"], hive)
+
+
+def test_build_reports_a_card_without_rule_and_info_names_the_engine(hive, tmp_path):
+    with open(hive / "cards" / "bees.yaml", "a", encoding="utf-8") as f:
+        f.write("  - name: Royal Jelly Bee\n    cost: 4\n    honey: 2\n    text: \"Draw a card.\"\n")
+    built = _cardgen("build", hive, "--only", "matches", "--out", tmp_path / "out", cwd=tmp_path)
+    assert built.returncode == 1
+    said = built.stdout + built.stderr
+    assert "card-text: Royal Jelly Bee: its text has no rule in engine.py" in said
+    assert "--seed None" not in said          # found without playing: no match to replay
+    info = _cardgen("info", hive, cwd=tmp_path)
+    assert "rules engine: hive/engine.py, 5 scenarios" in info.stdout
