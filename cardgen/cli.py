@@ -457,6 +457,7 @@ def cmd_replay(args) -> int:
     from cardgen.engines import load_engine
     from cardgen.model import load_game
     from cardgen.sim.runner import load_decks, match_setups, play_match
+    from cardgen.sim.watchdog import watching
 
     game = load_game(args.game)
     engine = load_engine(game)
@@ -465,7 +466,8 @@ def cmd_replay(args) -> int:
     if args.decks:
         _check_decks(game, args.decks)
     setups = match_setups(engine, load_decks(args.decks, game), **match)
-    log = play_match(engine, setups, args.seed, bots, log=True)
+    with watching():        # (a match stuck in one action stops, as it did in simulate)
+        log = play_match(engine, setups, args.seed, bots, log=True)
     r = log.result
     print(f"{game.name}, seed {args.seed}: {r.setup} ({' vs '.join(r.bots)})")
     for step, player, text, outcome in log.moves:

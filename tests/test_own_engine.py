@@ -173,3 +173,42 @@ def test_build_reports_a_card_without_rule_and_info_names_the_engine(hive, tmp_p
     assert "--seed None" not in said          # found without playing: no match to replay
     info = _cardgen("info", hive, cwd=tmp_path)
     assert "rules engine: hive/engine.py, 5 scenarios" in info.stdout
+
+
+STUCK_FILL = '''        elif verb == "fill":
+            import time
+            give_up = time.monotonic() + 3      # (without a watchdog the test fails, not hangs)
+            while s.jars[p] == 2 and time.monotonic() < give_up:    # a rule that does not end
+                try:
+                    s.honey[p] += 0
+                except Exception:       # (an engine's own handler cannot swallow the watchdog)
+                    pass
+            s.filled = True'''
+
+
+@pytest.mark.parametrize("jobs, matches", [(1, 12), (2, 60)])
+def test_a_match_stuck_inside_one_action_is_stopped_and_reported(hive, jobs, matches):
+    _edit(hive / "engine.py", '''        elif verb == "fill":
+            s.filled = True''', STUCK_FILL)
+    game = load_game(hive)
+    results, _ = simulate(game, matches=matches, seed=1, jobs=jobs, time_limit=0.05)
+    assert len(results) == matches
+    stuck = [r for r in results if any(c.kind == "stuck" for c in r.conflicts)]
+    assert stuck and len(stuck) < matches
+    assert all(not r.finished and r.conflicts[0].seed == r.seed for r in stuck)
+    assert all(r.finished and not r.conflicts for r in results if r not in stuck)
+
+
+def test_replay_of_a_stuck_match_stops_after_its_moves(hive):
+    from cardgen.sim.runner import play_match
+    from cardgen.sim.watchdog import watching
+
+    _edit(hive / "engine.py", '''        elif verb == "fill":
+            s.filled = True''', STUCK_FILL)
+    engine = load_engine(load_game(hive))
+    results, _ = simulate(engine.game, matches=12, seed=1, jobs=1, time_limit=0.05)
+    seed = next(r.seed for r in results if r.conflicts)
+    with watching(0.05):
+        log = play_match(engine, engine.setups(), seed, ["random"], log=True)
+    assert [c.kind for c in log.result.conflicts] == ["stuck"]
+    assert log.moves[-1][2].startswith("fills a jar (3 of 6)")

@@ -22,11 +22,13 @@ from pathlib import Path
 from cardgen.engines import load_engine
 from cardgen.engines.base import IllegalAction, RuleConflict, Setup
 from cardgen.sim.bots import RandomBot, make_bot
+from cardgen.sim.watchdog import ACTION_SECONDS, WATCH, MatchStuck, watch_this_process, watching
 
 
 @dataclass
 class Conflict:
-    kind: str        # exception | dead-end | turn-cap | invariant | keyword | card-text | illegal-choice
+    # exception | rule | dead-end | turn-cap | stuck | invariant | keyword | card-text | illegal-choice
+    kind: str
     message: str
     seed: int | None = None
     setup: str | None = None
@@ -77,6 +79,9 @@ def play_match(engine, setups: list[Setup], seed: int, bot_names: list[str], *,
         result.conflicts.append(Conflict(kind, message, seed, setup.label, step))
 
     step = 0    # actions applied; stored on the result once, when the match stops
+    watch = WATCH
+    watch.match += 1
+    watch.running = True
     try:
         state = engine.initial_state(setup, rng)
         players = len(setup.seats)
@@ -132,6 +137,9 @@ def play_match(engine, setups: list[Setup], seed: int, bot_names: list[str], *,
         if not result.conflicts and is_over(state):
             result.finished = True
             result.winner = engine.winner(state)
+    except MatchStuck:
+        conflict("stuck", f"an action was still running after {watch.limit:g} s: a loop inside the "
+                          "rules, which the action cap cannot stop because the action never ends", step)
     except RuleConflict as exc:
         conflict("rule", str(exc), step or None)
     except IllegalAction as exc:
@@ -140,11 +148,15 @@ def play_match(engine, setups: list[Setup], seed: int, bot_names: list[str], *,
         where = traceback.extract_tb(exc.__traceback__)[-1]
         conflict("exception", f"{type(exc).__name__}: {exc} ({Path(where.filename).name}:"
                               f"{where.lineno})")
+    watch.running = False
     result.actions = step
     if trajectory or log:
         digest = hashlib.sha256(repr((actions_taken, result.winner, result.finished)).encode())
         result.trajectory = digest.hexdigest()[:16]
     return MatchLog(result, moves) if log else result
+
+
+WATCH.code = play_match.__code__      # (the watchdog reads `step` from this function's frame)
 
 
 def static_conflicts(engine) -> list[Conflict]:
@@ -202,9 +214,10 @@ def _init_worker(game, deck_paths: list[str] | None, bot_names: list[str], check
 
 
 def _init_pool_worker(game_folder: str, deck_paths: list[str] | None, bot_names: list[str],
-                      check: bool, match: dict) -> None:
+                      check: bool, match: dict, time_limit: float | None) -> None:
     _init_worker(game_folder, deck_paths, bot_names, check, match)
     gc.freeze()     # see _loaded_objects_frozen; the worker ends with the pool, so no unfreeze
+    watch_this_process(time_limit)
 
 
 @contextmanager
@@ -255,9 +268,11 @@ def load_decks(deck_paths, game):
 def simulate(game, *, matches: int, seed: int = 1, jobs: int | None = None,
              bots: list[str] | None = None, decks: list[str] | None = None,
              players: int | None = None, variants: tuple[str, ...] = (),
-             check_invariants: bool = True, progress: bool = False) -> tuple[list[MatchResult], float]:
+             check_invariants: bool = True, progress: bool = False,
+             time_limit: float | None = ACTION_SECONDS) -> tuple[list[MatchResult], float]:
     """Play `matches` matches with seeds seed..seed+matches-1. Returns (results, seconds).
-    `players` and `variants` go to the engine's setups (see Engine.setups)."""
+    `players` and `variants` go to the engine's setups (see Engine.setups). A match stuck in one
+    action for `time_limit` seconds (to twice that) is stopped as a conflict (sim/watchdog.py)."""
     bots = bots or ["random"]
     match = {"players": players, "variants": tuple(variants)}
     jobs = max(1, jobs or os.cpu_count() or 1)
@@ -266,7 +281,7 @@ def simulate(game, *, matches: int, seed: int = 1, jobs: int | None = None,
     if jobs == 1 or matches < 50:
         _init_worker(game, decks, bots, check_invariants, match)     # (the caller's game: no second load)
         results = []
-        with _loaded_objects_frozen():
+        with _loaded_objects_frozen(), watching(time_limit):
             for i in range(0, len(seeds), 100):
                 results.extend(_run_chunk(seeds[i:i + 100]))
                 _progress(progress, len(results), matches)
@@ -277,7 +292,7 @@ def simulate(game, *, matches: int, seed: int = 1, jobs: int | None = None,
         chunks = [seeds[i:i + chunk] for i in range(0, len(seeds), chunk)]
         context = multiprocessing.get_context("fork" if sys.platform != "win32" else "spawn")
         results = []
-        worker_args = (str(game.folder), decks, bots, check_invariants, match)
+        worker_args = (str(game.folder), decks, bots, check_invariants, match, time_limit)
         with context.Pool(jobs, _init_pool_worker, worker_args) as pool:
             for part in pool.imap(_run_chunk, chunks):
                 results.extend(part)
