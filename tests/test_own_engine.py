@@ -101,7 +101,7 @@ def test_mistakes_in_the_engine_file_name_its_line(hive, old, new, line, words):
 
 @pytest.mark.parametrize("value, words", [
     ("../engine.py", "outside the game folder"),
-    ("/tmp/engine.py", "outside the game folder"),
+    ("/tmp/engine.py", "an absolute path"),
     ("rules.py", "no file 'rules.py'"),
     ("engine.txt", "not a Python file"),
 ])

@@ -138,8 +138,12 @@ class GameLoader:
             issues.add(line, "engine", f"{name!r} is not a Python file; name the .py file that "
                                        "defines ENGINE, such as engine.py")
             return None
+        if Path(name).is_absolute():
+            issues.add(line, "engine", f"{name!r} is an absolute path; give the file's path from the "
+                                       "game folder, such as engine.py, so the folder works anywhere")
+            return None
         path = (self.folder / name).resolve()
-        if Path(name).is_absolute() or not path.is_relative_to(self.folder):
+        if not path.is_relative_to(self.folder):
             issues.add(line, "engine", f"{name!r} is outside the game folder; give a path inside it, "
                                        "such as engine.py")
             return None
