@@ -50,7 +50,7 @@ def test_the_starter_game_plays_its_matches_on_two_cores(hive):
 
 def test_the_starter_game_answers_its_scenarios(hive):
     results = check_game(load_game(hive))
-    assert len(results) == 5
+    assert len(results) == 9
     assert [r.message for r in results if not r.ok] == []
 
 
@@ -143,7 +143,7 @@ def test_simulate_replay_and_check_run_the_folder_engine(hive, tmp_path):
     assert replay.returncode == 0, replay.stderr
     assert "ends the turn" in replay.stdout and "collects" in replay.stdout
     check = _cardgen("check", hive, cwd=tmp_path)
-    assert check.returncode == 0 and "5 passed, 0 failed" in check.stdout
+    assert check.returncode == 0 and "9 passed, 0 failed" in check.stdout
 
 
 def test_a_broken_engine_is_an_error_message_not_a_traceback(hive, tmp_path):
@@ -172,7 +172,7 @@ def test_build_reports_a_card_without_rule_and_info_names_the_engine(hive, tmp_p
     assert "card-text: Royal Jelly Bee: its text has no rule in engine.py" in said
     assert "--seed None" not in said          # found without playing: no match to replay
     info = _cardgen("info", hive, cwd=tmp_path)
-    assert "rules engine: hive/engine.py, 5 scenarios" in info.stdout
+    assert "rules engine: hive/engine.py, 9 scenarios" in info.stdout
 
 
 STUCK_FILL = '''        elif verb == "fill":
