@@ -140,6 +140,7 @@ def _stage_matches(game: Game, out_root: Path, progress: bool) -> StageResult:
         return StageResult("matches", True, "skipped: no rules engine")
     from cardgen.sim.report import build_report, format_html
     from cardgen.sim.runner import card_pool, simulate, static_conflicts
+    from cardgen.sim.scenarios import check_game
 
     engine = load_engine(game)
     results, seconds = simulate(game, matches=SAMPLE_MATCHES, seed=1, progress=progress)
@@ -155,7 +156,14 @@ def _stage_matches(game: Game, out_root: Path, progress: bool) -> StageResult:
     issues = [Issue(None, None, c["kind"], c["message"] if c["seed"] is None else
                     f"{c['message']} (replay: cardgen replay {game.id} --seed {c['seed']})")
               for c in conflicts]
-    return StageResult("matches", not conflicts, summary, errors=issues)
+    # The rulebook prints the scenarios' answers: the build says when the engine disagrees with one.
+    scenarios = check_game(game, engine)
+    if scenarios:
+        held = sum(r.ok for r in scenarios)
+        summary += f"; scenarios {held}/{len(scenarios)} hold"
+        issues += [Issue(r.scenario.path, None, "scenario", f"{r.scenario.title}: {r.message}")
+                   for r in scenarios if not r.ok]
+    return StageResult("matches", not issues, summary, errors=issues)
 
 
 _STAGES = {"cards": _stage_cards, "sheets": _stage_sheets, "site": _stage_site, "rulebook": _stage_rulebook,

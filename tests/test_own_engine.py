@@ -212,3 +212,22 @@ def test_replay_of_a_stuck_match_stops_after_its_moves(hive):
         log = play_match(engine, engine.setups(), seed, ["random"], log=True)
     assert [c.kind for c in log.result.conflicts] == ["stuck"]
     assert log.moves[-1][2].startswith("fills a jar (3 of 6)")
+
+
+def test_build_checks_the_scenarios_the_rulebook_prints(hive, tmp_path):
+    out = tmp_path / "out"
+    built = _cardgen("build", hive, "--only", "matches", "--out", out, cwd=tmp_path)
+    assert built.returncode == 0 and "scenarios 9/9 hold" in built.stdout
+    _edit(hive / "scenarios" / "swarm-counts-other-bees.yaml", "honey: 2, bees", "honey: 3, bees")
+    built = _cardgen("build", hive, "--only", "matches", "--out", out, cwd=tmp_path)
+    assert built.returncode == 1 and "scenarios 8/9 hold" in built.stdout
+    assert ("swarm-counts-other-bees.yaml: scenario: Swarm counts your other bees, not the new one: "
+            "p0.honey: expected 3, got 2") in built.stdout + built.stderr
+
+
+def test_an_engine_crash_in_a_scenario_fails_that_scenario_only(hive, tmp_path):
+    _edit(hive / "scenarios" / "one-jar-a-turn.yaml", "  p0:\n    honey: 10", "  p0: [10]")
+    check = _cardgen("check", hive, cwd=tmp_path)
+    assert check.returncode == 1 and "Traceback" not in check.stderr
+    assert "8 passed, 1 failed" in check.stdout
+    assert "object has no attribute 'get' (engine.py:" in check.stdout

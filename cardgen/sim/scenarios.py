@@ -7,6 +7,7 @@ docs/engines.md. `cardgen check GAME` runs them all.
 from __future__ import annotations
 
 import random
+import traceback
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -90,6 +91,10 @@ def run_scenario(engine, scenario: Scenario) -> ScenarioResult:
                 return ScenarioResult(scenario, False, f"expected {spec!r} not to be legal at the end")
     except (IllegalAction, ValueError, KeyError) as exc:
         return ScenarioResult(scenario, False, f"{type(exc).__name__}: {exc}")
+    except Exception as exc:  # an engine crash fails the scenario, where it happened, not the command
+        where = traceback.extract_tb(exc.__traceback__)[-1]
+        return ScenarioResult(scenario, False, f"{type(exc).__name__}: {exc} ({Path(where.filename).name}:"
+                                               f"{where.lineno})")
     return ScenarioResult(scenario, True)
 
 
@@ -123,11 +128,12 @@ def _plain(value):
     return value
 
 
-def check_game(game) -> list[ScenarioResult]:
-    """Run every scenario of a game. Unreadable files raise ContentError with all their issues."""
+def check_game(game, engine=None) -> list[ScenarioResult]:
+    """Run every scenario of a game (with `engine`, if it is loaded already). Unreadable files
+    raise ContentError with all their issues."""
     from cardgen.engines import load_engine
 
-    engine = load_engine(game)
+    engine = engine or load_engine(game)
     issues = []
     scenarios = []
     for path in scenario_files(game):
