@@ -63,8 +63,10 @@ def _engine_from_file(game, path: Path):
                                       "class, a subclass of cardgen.engines.base.Engine")])
         return cls(game)
     except ContentError:
+        sys.modules.pop(name, None)
         raise
     except Exception as exc:  # the designer's code failed as it loaded: show where, in their file
+        sys.modules.pop(name, None)
         raise ContentError([Issue(path, _line_in(exc, path), None,
                                   f"the engine failed as it loaded: {type(exc).__name__}: {exc}")]) from None
 
