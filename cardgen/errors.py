@@ -89,3 +89,11 @@ def did_you_mean(word: str, choices, n: int = 3) -> str:
         if str(word).lower() in lowered:
             close = [lowered[str(word).lower()]]
     return f" (did you mean: {', '.join(close)}?)" if close else ""
+
+
+def crash_words(exc: BaseException) -> str:
+    """An engine's exception in one line: 'TypeError: message (engine.py:93)', where it was raised."""
+    import traceback
+
+    where = traceback.extract_tb(exc.__traceback__)[-1]
+    return f"{type(exc).__name__}: {exc} ({Path(where.filename).name}:{where.lineno})"

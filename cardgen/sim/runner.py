@@ -13,7 +13,6 @@ import os
 import random
 import sys
 import time
-import traceback
 from collections import Counter
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -21,6 +20,7 @@ from pathlib import Path
 
 from cardgen.engines import load_engine
 from cardgen.engines.base import IllegalAction, RuleConflict, Setup
+from cardgen.errors import crash_words
 from cardgen.sim.bots import RandomBot, make_bot
 from cardgen.sim.watchdog import ACTION_SECONDS, WATCH, MatchStuck, watch_this_process, watching
 
@@ -145,9 +145,7 @@ def play_match(engine, setups: list[Setup], seed: int, bot_names: list[str], *,
     except IllegalAction as exc:
         conflict("illegal-choice", f"a legal action was refused: {exc}")
     except Exception as exc:  # an engine crash is a finding to report, not a reason to stop
-        where = traceback.extract_tb(exc.__traceback__)[-1]
-        conflict("exception", f"{type(exc).__name__}: {exc} ({Path(where.filename).name}:"
-                              f"{where.lineno})")
+        conflict("exception", crash_words(exc))
     watch.running = False
     result.actions = step
     if trajectory or log:

@@ -7,12 +7,11 @@ docs/engines.md. `cardgen check GAME` runs them all.
 from __future__ import annotations
 
 import random
-import traceback
 from dataclasses import dataclass
 from pathlib import Path
 
 from cardgen.engines.base import IllegalAction
-from cardgen.errors import ContentError, IssueList
+from cardgen.errors import ContentError, IssueList, crash_words
 from cardgen.model.fields import (
     AnySpec,
     CheckContext,
@@ -92,9 +91,7 @@ def run_scenario(engine, scenario: Scenario) -> ScenarioResult:
     except (IllegalAction, ValueError, KeyError) as exc:
         return ScenarioResult(scenario, False, f"{type(exc).__name__}: {exc}")
     except Exception as exc:  # an engine crash fails the scenario, where it happened, not the command
-        where = traceback.extract_tb(exc.__traceback__)[-1]
-        return ScenarioResult(scenario, False, f"{type(exc).__name__}: {exc} ({Path(where.filename).name}:"
-                                               f"{where.lineno})")
+        return ScenarioResult(scenario, False, crash_words(exc))
     return ScenarioResult(scenario, True)
 
 
