@@ -231,3 +231,13 @@ def test_an_engine_crash_in_a_scenario_fails_that_scenario_only(hive, tmp_path):
     assert check.returncode == 1 and "Traceback" not in check.stderr
     assert "8 passed, 1 failed" in check.stdout
     assert "object has no attribute 'get' (engine.py:" in check.stdout
+
+
+def test_a_scenario_stuck_inside_an_action_fails_instead_of_hanging(hive):
+    _edit(hive / "engine.py", '''        elif verb == "fill":
+            s.filled = True''', STUCK_FILL)
+    _edit(hive / "scenarios" / "one-jar-a-turn.yaml", "    honey: 10", "    honey: 10\n    jars: 2")
+    results = check_game(load_game(hive), time_limit=0.05)
+    failed = [r for r in results if not r.ok]
+    assert [r.scenario.path.name for r in failed] == ["one-jar-a-turn.yaml"]
+    assert failed[0].message == "the engine was still in action 1 after 0.05 s: a loop inside the rules"

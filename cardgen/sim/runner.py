@@ -154,7 +154,7 @@ def play_match(engine, setups: list[Setup], seed: int, bot_names: list[str], *,
     return MatchLog(result, moves) if log else result
 
 
-WATCH.code = play_match.__code__      # (the watchdog reads `step` from this function's frame)
+WATCH.codes.add(play_match.__code__)      # (the watchdog reads `step` from this function's frame)
 
 
 def static_conflicts(engine) -> list[Conflict]:

@@ -21,6 +21,7 @@ from cardgen.model.fields import (
     StrSpec,
     check_fields,
 )
+from cardgen.sim.watchdog import ACTION_SECONDS, WATCH, MatchStuck, watching
 from cardgen.yamlio import read_yaml
 
 SCENARIO_FIELDS = {
@@ -66,12 +67,16 @@ def scenario_files(game) -> list[Path]:
 
 def run_scenario(engine, scenario: Scenario) -> ScenarioResult:
     data = scenario.data
+    step = 0        # the action under way (the watchdog reads it, see sim/watchdog.py)
+    watch = WATCH
+    watch.match += 1
+    watch.running = True
     try:
         state = engine.scenario_state(data["setup"], random.Random(data.get("seed", 0)))
-        for i, spec in enumerate(data.get("actions") or [], 1):
+        for step, spec in enumerate(data.get("actions") or [], 1):
             action = engine.parse_action(state, spec)
             if action not in engine.legal_actions(state):
-                return ScenarioResult(scenario, False, f"action {i} ({spec!r}) is not legal here")
+                return ScenarioResult(scenario, False, f"action {step} ({spec!r}) is not legal here")
             engine.apply(state, action)
         observed = engine.observe(state)
         mismatch = subset_mismatch(data.get("expect") or {}, observed, "")
@@ -88,11 +93,19 @@ def run_scenario(engine, scenario: Scenario) -> ScenarioResult:
                 continue
             if action in legal:
                 return ScenarioResult(scenario, False, f"expected {spec!r} not to be legal at the end")
+    except MatchStuck:
+        return ScenarioResult(scenario, False, f"the engine was still in action {step} after "
+                                               f"{watch.limit:g} s: a loop inside the rules")
     except (IllegalAction, ValueError, KeyError) as exc:
         return ScenarioResult(scenario, False, f"{type(exc).__name__}: {exc}")
     except Exception as exc:  # an engine crash fails the scenario, where it happened, not the command
         return ScenarioResult(scenario, False, crash_words(exc))
+    finally:
+        watch.running = False
     return ScenarioResult(scenario, True)
+
+
+WATCH.codes.add(run_scenario.__code__)
 
 
 def run_scenario_file(engine, path: Path) -> ScenarioResult:
@@ -125,9 +138,9 @@ def _plain(value):
     return value
 
 
-def check_game(game, engine=None) -> list[ScenarioResult]:
-    """Run every scenario of a game (with `engine`, if it is loaded already). Unreadable files
-    raise ContentError with all their issues."""
+def check_game(game, engine=None, time_limit: float | None = ACTION_SECONDS) -> list[ScenarioResult]:
+    """Run every scenario of a game (with `engine`, if it is loaded already); one stuck in an action
+    for `time_limit` seconds fails. Unreadable files raise ContentError with all their issues."""
     from cardgen.engines import load_engine
 
     engine = engine or load_engine(game)
@@ -140,4 +153,5 @@ def check_game(game, engine=None) -> list[ScenarioResult]:
             issues.extend(exc.issues)
     if issues:
         raise ContentError(issues)
-    return [run_scenario(engine, s) for s in scenarios]
+    with watching(time_limit):
+        return [run_scenario(engine, s) for s in scenarios]

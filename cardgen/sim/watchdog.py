@@ -6,7 +6,8 @@ returns to the runner, so no cap can see it: the watchdog stops such a match ins
 runner reports it as a rule conflict with its seed, like any other.
 
 How: while matches run, a timer ticks every `limit` seconds and notes which action of which match
-is under way (the runner's `step`, read from its frame only at a tick). An action that was already
+is under way (the match loop's `step`, read from its frame only at a tick; the scenario check uses
+the same watch, a scenario counting as a match). An action that was already
 under way at the previous tick has run at least `limit` seconds (at most twice that): the tick
 raises MatchStuck inside it. A long match of quick actions is never stopped. Each match costs the
 runner three attribute stores and each action nothing, not a system call. It works in the main
@@ -30,14 +31,15 @@ class MatchStuck(BaseException):
 
 
 class _Watch:
-    __slots__ = ("match", "running", "seen", "limit", "code")
+    __slots__ = ("match", "running", "seen", "limit", "codes")
 
     def __init__(self):
         self.match = 0          # matches started in this process
         self.running = False    # whether one is running now
         self.seen = None        # (match, step) under way at the previous tick
         self.limit = ACTION_SECONDS
-        self.code = None        # the code of the runner's match loop, whose `step` counts actions
+        self.codes = set()      # the code of each match loop (the runner's, the scenarios'), whose
+                                # local `step` counts its actions
 
 
 WATCH = _Watch()
@@ -53,8 +55,9 @@ def _tick(signum, frame) -> None:
 
 
 def _under_way(frame):
-    """(match, step) of the action the runner's match loop is in, from the interrupted frame."""
-    while frame is not None and frame.f_code is not WATCH.code:
+    """(match, step) of the action a match loop is in, from the interrupted frame."""
+    codes = WATCH.codes
+    while frame is not None and frame.f_code not in codes:
         frame = frame.f_back
     return None if frame is None else (WATCH.match, frame.f_locals.get("step"))
 
