@@ -84,6 +84,13 @@ def build_game(ref: str, out_root: Path, stages=STAGES, progress: bool = False,
             stage = _STAGES[name](game, out_root, progress)
         except ContentError as exc:
             stage = StageResult(name, False, f"{len(exc.issues)} errors", errors=exc.issues)
+        except Exception as exc:
+            from cardgen.engines import own_engine_crash
+
+            error = own_engine_crash(exc)      # a designer's engine failed outside a match
+            if error is None:
+                raise
+            stage = StageResult(name, False, f"{len(error.issues)} errors", errors=error.issues)
         stage.seconds = time.perf_counter() - start
         result.stages.append(stage)
         if log:

@@ -31,6 +31,15 @@ def main(argv: list[str] | None = None) -> int:
 
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())   # (no error at exit's flush)
         return 141
+    except Exception as exc:
+        from cardgen.engines import own_engine_crash
+
+        error = own_engine_crash(exc)      # a designer's engine failed: their file and line, no traceback
+        if error is None:
+            raise
+        for issue in error.issues:
+            print(f"error: {issue}", file=sys.stderr)
+        return 2
 
 
 def _parser() -> argparse.ArgumentParser:

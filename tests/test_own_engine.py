@@ -241,3 +241,33 @@ def test_a_scenario_stuck_inside_an_action_fails_instead_of_hanging(hive):
     failed = [r for r in results if not r.ok]
     assert [r.scenario.path.name for r in failed] == ["one-jar-a-turn.yaml"]
     assert failed[0].message == "the engine was still in action 1 after 0.05 s: a loop inside the rules"
+
+
+SETUPS_LINE = "        pairs = list(itertools.permutations(lists, 2)) or [(d, d) for d in lists[:1]]"
+
+
+@pytest.mark.parametrize("new, words", [
+    ("        pairs = []", "hive/engine.py: setups: the engine's setups() gave no matchup to play"),
+    (SETUPS_LINE + "\n        pairs[0][0].nothing",
+     "hive/engine.py:{line}: the engine failed: AttributeError: 'tuple' object has no attribute 'nothing'"),
+])
+def test_an_engine_failing_outside_a_match_is_one_error_on_every_path(hive, tmp_path, new, words):
+    _edit(hive / "engine.py", SETUPS_LINE, new)
+    lines = (hive / "engine.py").read_text().splitlines()
+    words = words.format(line=next((i for i, text in enumerate(lines, 1) if ".nothing" in text), None))
+    # in this process (few matches), on a pool of workers (many), in a replay, and in the build,
+    # whose 500 matches go to the pool: its workers must not each fail to start, over and over
+    for args, code in ((("simulate", "hive", "--matches", 20), 2),
+                       (("simulate", "hive", "--matches", 200), 2),
+                       (("replay", "hive", "--seed", 2), 2),
+                       (("build", "hive", "--only", "matches", "--out", tmp_path / "out"), 1)):
+        run = _cardgen(*args, cwd=tmp_path)
+        assert run.returncode == code, (args, run.stdout, run.stderr)
+        assert words in run.stdout + run.stderr and "Traceback" not in run.stderr
+
+
+def test_an_engine_failing_in_its_card_checks_is_an_error_at_its_line(hive, tmp_path):
+    _edit(hive / "engine.py", "        ruled = set(WHEN_PLAYED)", "        ruled = set(WHEN_PLAYED) | 1")
+    run = _cardgen("simulate", "hive", "--matches", 20, cwd=tmp_path)
+    assert run.returncode == 2 and "Traceback" not in run.stderr
+    assert "hive/engine.py:" in run.stderr and "TypeError: unsupported operand" in run.stderr

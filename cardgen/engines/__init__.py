@@ -12,6 +12,8 @@ from pathlib import Path
 
 from cardgen.errors import ContentError, Issue
 
+_OWN_FILES: set[Path] = set()       # the designers' engine files loaded in this process
+
 
 def has_engine(game) -> bool:
     """Whether the game names a rules engine (its own file, or a built-in one that exists)."""
@@ -55,6 +57,7 @@ def _engine_from_file(game, path: Path):
     spec = importlib.util.spec_from_file_location(name, path)
     module = importlib.util.module_from_spec(spec)
     sys.modules[name] = module
+    _OWN_FILES.add(path)
     try:
         exec(code, module.__dict__)
         cls = module.__dict__.get("ENGINE")
@@ -78,3 +81,22 @@ def _line_in(exc: BaseException, path: Path) -> int | None:
         if Path(frame.filename) == path:
             line = frame.lineno
     return line
+
+
+def own_engine_crash(exc: BaseException) -> ContentError | None:
+    """For an exception raised in (or through) a designer's engine file outside a match (in its
+    setups, bots or card checks): a ContentError at that file's line, which the commands print
+    as they print any content error. None for any other exception: a crash of cardgen itself keeps
+    its traceback, for a bug report."""
+    for frame in reversed(traceback.extract_tb(exc.__traceback__)):
+        path = Path(frame.filename)
+        if path in _OWN_FILES:
+            return ContentError([Issue(path, frame.lineno, None,
+                                       f"the engine failed: {type(exc).__name__}: {exc}")])
+    return None
+
+
+def engine_file(engine) -> Path | None:
+    """The file an engine's class comes from (the designer's, or the bundled module)."""
+    module = sys.modules.get(type(engine).__module__)
+    return Path(module.__file__) if module is not None and getattr(module, "__file__", None) else None

@@ -18,9 +18,9 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from cardgen.engines import load_engine
+from cardgen.engines import engine_file, load_engine
 from cardgen.engines.base import IllegalAction, RuleConflict, Setup
-from cardgen.errors import crash_words
+from cardgen.errors import ContentError, Issue, crash_words
 from cardgen.sim.bots import RandomBot, make_bot
 from cardgen.sim.watchdog import ACTION_SECONDS, WATCH, MatchStuck, watch_this_process, watching
 
@@ -211,9 +211,10 @@ def _init_worker(game, deck_paths: list[str] | None, bot_names: list[str], check
                    bots=bot_names, check=check)
 
 
-def _init_pool_worker(game_folder: str, deck_paths: list[str] | None, bot_names: list[str],
+def _init_pool_worker(game_folder: str | None, deck_paths: list[str] | None, bot_names: list[str],
                       check: bool, match: dict, time_limit: float | None) -> None:
-    _init_worker(game_folder, deck_paths, bot_names, check, match)
+    if game_folder is not None:     # (None: forked from the process that made them)
+        _init_worker(game_folder, deck_paths, bot_names, check, match)
     gc.freeze()     # see _loaded_objects_frozen; the worker ends with the pool, so no unfreeze
     watch_this_process(time_limit)
 
@@ -250,7 +251,11 @@ def match_setups(engine, decks, *, players: int | None = None, variants: tuple[s
     """engine.setups(decks) with the players and variants asked for; an engine written before
     they existed is still called as `setups(decks)` when none are asked for."""
     options = {k: v for k, v in (("players", players), ("variants", tuple(variants))) if v}
-    return engine.setups(decks, **options)
+    setups = engine.setups(decks, **options)
+    if not setups:
+        raise ContentError([Issue(engine_file(engine), None, "setups",
+                                  "the engine's setups() gave no matchup to play")])
+    return setups
 
 
 def load_decks(deck_paths, game):
@@ -276,8 +281,10 @@ def simulate(game, *, matches: int, seed: int = 1, jobs: int | None = None,
     jobs = max(1, jobs or os.cpu_count() or 1)
     seeds = list(range(seed, seed + matches))
     start = time.perf_counter()
+    # The engine and its matchups are made here first, with the caller's game, so that a mistake in
+    # them is one error before any match (a pool worker whose set-up fails is started again, forever).
+    _init_worker(game, decks, bots, check_invariants, match)
     if jobs == 1 or matches < 50:
-        _init_worker(game, decks, bots, check_invariants, match)     # (the caller's game: no second load)
         results = []
         with _loaded_objects_frozen(), watching(time_limit):
             for i in range(0, len(seeds), 100):
@@ -288,9 +295,11 @@ def simulate(game, *, matches: int, seed: int = 1, jobs: int | None = None,
 
         chunk = max(20, min(500, matches // (jobs * 8) or 1))
         chunks = [seeds[i:i + chunk] for i in range(0, len(seeds), chunk)]
-        context = multiprocessing.get_context("fork" if sys.platform != "win32" else "spawn")
+        fork = sys.platform != "win32"
+        context = multiprocessing.get_context("fork" if fork else "spawn")
         results = []
-        worker_args = (str(game.folder), decks, bots, check_invariants, match, time_limit)
+        # (forked workers have the engine and matchups made above; spawned ones make their own)
+        worker_args = (None if fork else str(game.folder), decks, bots, check_invariants, match, time_limit)
         with context.Pool(jobs, _init_pool_worker, worker_args) as pool:
             for part in pool.imap(_run_chunk, chunks):
                 results.extend(part)
