@@ -271,3 +271,12 @@ def test_an_engine_failing_in_its_card_checks_is_an_error_at_its_line(hive, tmp_
     run = _cardgen("simulate", "hive", "--matches", 20, cwd=tmp_path)
     assert run.returncode == 2 and "Traceback" not in run.stderr
     assert "hive/engine.py:" in run.stderr and "TypeError: unsupported operand" in run.stderr
+
+
+def test_a_rule_for_a_renamed_card_is_an_error_not_a_silent_no_op(hive):
+    _edit(hive / "cards" / "events.yaml", "name: Clover Field", "name: Clover Patch")
+    _edit(hive / "decks" / "starter.yaml", "Clover Field", "Clover Patch")
+    _edit(hive / "decks" / "frost-and-wasps.yaml", "Clover Field", "Clover Patch")
+    with pytest.raises(ContentError, match=r"rules for cards the game does not have: Clover Field "
+                                           r"\(renamed or removed\?\)"):
+        load_engine(load_game(hive))

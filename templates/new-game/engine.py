@@ -58,6 +58,7 @@ import random
 from pathlib import Path
 
 from cardgen.engines.base import Engine, IllegalAction, Setup, action_words
+from cardgen.errors import ContentError, Issue
 
 END, FILL, KEEP, BOTTOM = ("end",), ("fill",), ("keep",), ("bottom",)
 
@@ -135,6 +136,11 @@ class HiveEngine(Engine):
             self.makes[name] = int(f.get("honey", 0))
             self.kw[name] = frozenset(f.get("keywords") or ())
             self.text[name] = f.get("text")
+        # A rule under a name that is no card (renamed, removed, misspelt) would never run: say so.
+        stale = sorted({*WHEN_PLAYED, *STINGS, *AT_END_OF_TURN, *GUARDS} - set(game.cards))
+        if stale:
+            raise ContentError([Issue(Path(__file__), None, None, "rules for cards the game does not "
+                                      f"have: {', '.join(stale)} (renamed or removed?)")])
 
     def unsupported_cards(self) -> dict[str, str]:
         ruled = set(WHEN_PLAYED) | set(STINGS) | set(AT_END_OF_TURN) | set(GUARDS)
