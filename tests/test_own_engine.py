@@ -280,3 +280,23 @@ def test_a_rule_for_a_renamed_card_is_an_error_not_a_silent_no_op(hive):
     with pytest.raises(ContentError, match=r"rules for cards the game does not have: Clover Field "
                                            r"\(renamed or removed\?\)"):
         load_engine(load_game(hive))
+
+
+def test_the_watchdog_gives_back_the_callers_alarm():
+    import signal
+    import time
+
+    from cardgen.sim.watchdog import watching
+
+    fired = []
+    previous = signal.signal(signal.SIGALRM, lambda *_: fired.append(True))
+    try:
+        signal.setitimer(signal.ITIMER_REAL, 0.3)
+        with watching(5.0):
+            time.sleep(0.05)
+        assert 0 < signal.getitimer(signal.ITIMER_REAL)[0] < 0.3     # its time goes on, less ours
+        time.sleep(0.4)
+        assert fired == [True]
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import signal
 import threading
+import time
 from contextlib import contextmanager
 
 ACTION_SECONDS = 2.0        # an action of the bundled games, its bot's choice included, takes
@@ -74,12 +75,16 @@ def watching(limit: float | None = ACTION_SECONDS):
         return
     previous = signal.signal(signal.SIGALRM, _tick)
     WATCH.seen, WATCH.limit = None, limit
-    signal.setitimer(signal.ITIMER_REAL, limit, limit)
+    caller_delay, caller_interval = signal.setitimer(signal.ITIMER_REAL, limit, limit)
+    start = time.monotonic()
     try:
         yield
     finally:
         signal.setitimer(signal.ITIMER_REAL, 0)
         signal.signal(signal.SIGALRM, previous)
+        if caller_delay:    # the caller's own alarm (a test runner's timeout, say) goes on
+            left = max(caller_delay - (time.monotonic() - start), 0.001)
+            signal.setitimer(signal.ITIMER_REAL, left, caller_interval)
 
 
 def watch_this_process(limit: float | None = ACTION_SECONDS) -> None:
