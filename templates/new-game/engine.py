@@ -1,4 +1,4 @@
-"""The rules engine of {{ name }}: what `cardgen simulate`, `cardgen replay` and `cardgen check` play.
+"""The rules engine of this game: what `cardgen simulate`, `cardgen replay` and `cardgen check` play.
 
 game.yaml names this file (`engine: engine.py`). cardgen runs it as ordinary Python, with the
 contract of cardgen/engines/base.py, explained in docs/engines.md. Change it with your rules: the
