@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import json
 import re
+import unicodedata
 from pathlib import Path
 
 from cardgen.errors import ContentError, Issue
@@ -17,12 +19,17 @@ def new_game(folder: Path, name: str | None = None) -> list[Path]:
         raise ContentError([Issue(folder, None, None, "already exists and is not empty; cardgen new "
                                                       "never writes over your files")])
     name = name or folder.name.replace("-", " ").replace("_", " ").strip().title() or "My Game"
-    game_id = re.sub(r"[^a-z0-9]+", "-", name.lower()).strip("-") or "my-game"
+    name = " ".join(name.split())       # one line: it goes into comments and a YAML value
+    name_yaml = json.dumps(name, ensure_ascii=False)    # quoted, so "Bees: The Game" stays a name
+    plain = unicodedata.normalize("NFKD", name).encode("ascii", "ignore").decode()    # Ö -> O
+    game_id = re.sub(r"[^a-z0-9]+", "-", plain.lower()).strip("-") or "my-game"
     source = templates_dir() / "new-game"
     written = []
     for path in sorted(source.rglob("*")):
         if path.is_dir():
             continue
-        text = path.read_text(encoding="utf-8").replace("{{ name }}", name).replace("{{ id }}", game_id)
+        text = path.read_text(encoding="utf-8")
+        for slot, value in (("{{ name_yaml }}", name_yaml), ("{{ name }}", name), ("{{ id }}", game_id)):
+            text = text.replace(slot, value)
         written.append(write_atomic(folder / path.relative_to(source), text))
     return written

@@ -85,3 +85,14 @@ def test_watch_rebuilds_on_save_and_survives_a_mistake(tmp_path):
     finally:
         stop.set()
         thread.join(timeout=10)
+
+
+@pytest.mark.parametrize("name", ["Bees: The Game", 'The "Hive"', "#1 Hive", "Ökonomie der Bienen"])
+def test_new_keeps_any_game_name_a_name(tmp_path, name):
+    from cardgen.model import load_game
+
+    new_game(tmp_path / "g", name)
+    game = load_game(tmp_path / "g")
+    assert game.name == name
+    assert game.id == {"Bees: The Game": "bees-the-game", 'The "Hive"': "the-hive", "#1 Hive": "1-hive",
+                       "Ökonomie der Bienen": "okonomie-der-bienen"}[name]
