@@ -42,6 +42,17 @@ def main(argv: list[str] | None = None) -> int:
         return 2
 
 
+def _at_least_one(text: str) -> int:
+    """A count option (matches, packs, processes): a whole number, 1 or more."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"{value} is too few: give 1 or more")
+    return value
+
+
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="cardgen", description="Card games from YAML: check decks, build print-and-play files.")
@@ -77,7 +88,7 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--preset", choices=["tgc", "mpc", "dtc"], default=None,
                    help="print shop: tgc (The Game Crafter, default), mpc (MakePlayingCards), "
                         "dtc (DriveThruCards)")
-    p.add_argument("--jobs", type=int, default=None, help="processes (default: every core)")
+    p.add_argument("--jobs", type=_at_least_one, default=None, help="processes (default: every core)")
     p.add_argument("--no-cache", action="store_true", help="redraw every card")
     p.add_argument("--out", type=Path, default=Path("out"))
     p.set_defaults(func=cmd_render)
@@ -126,9 +137,9 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--decks", nargs="+", metavar="DECK",
                    help="deck files to pit against each other, each pair in both seatings "
                         "(checked first, as `cardgen validate` checks them)")
-    p.add_argument("--matches", type=int, default=1000)
+    p.add_argument("--matches", type=_at_least_one, default=1000)
     p.add_argument("--seed", type=int, default=1, help="first match seed (match i uses seed+i)")
-    p.add_argument("--jobs", type=int, default=None, help="processes (default: every core)")
+    p.add_argument("--jobs", type=_at_least_one, default=None, help="processes (default: every core)")
     p.add_argument("--bots", default="random", help="bot per seat, comma-separated, e.g. random,greedy")
     _match_options(p)
     p.add_argument("--no-invariants", action="store_true", help="skip the per-step invariant checks")
@@ -155,7 +166,7 @@ def _parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("packs", help="open booster packs by the game's rarity slots")
     p.add_argument("game", metavar="GAME")
-    p.add_argument("--count", type=int, default=1)
+    p.add_argument("--count", type=_at_least_one, default=1)
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--format", choices=["text", "json"], default="text")
     p.add_argument("--deck", type=Path, default=None,

@@ -190,3 +190,16 @@ def test_the_solo_ai_is_seated_by_its_variant_not_by_bots():
     replay = cardgen("replay", "combo-fighter", "--variant", "solo", "--seed", "2")
     assert replay.returncode == 0, replay.stderr
     assert replay.stdout.splitlines()[0].endswith("(solo AI) (random vs solo)")     # seed 2: the AI in seat 2
+
+
+@pytest.mark.parametrize("args, words", [
+    (["simulate", "dojo-duel", "--matches", "0"], "argument --matches: 0 is too few: give 1 or more"),
+    (["simulate", "dojo-duel", "--jobs", "-1"], "argument --jobs: -1 is too few: give 1 or more"),
+    (["packs", "amiibart", "--count", "x"], "argument --count: 'x' is not a whole number"),
+])
+def test_counts_below_one_are_refused(args, words, capsys):
+    from cardgen.cli import main
+
+    with pytest.raises(SystemExit) as stop:
+        main(args)
+    assert stop.value.code == 2 and words in capsys.readouterr().err
