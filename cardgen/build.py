@@ -150,7 +150,7 @@ def _stage_matches(game: Game, out_root: Path, progress: bool) -> StageResult:
     from cardgen.sim.scenarios import check_game
 
     engine = load_engine(game)
-    results, seconds = simulate(game, matches=SAMPLE_MATCHES, seed=1, progress=progress)
+    results, seconds = simulate(game, matches=SAMPLE_MATCHES, seed=1, progress=progress, engine=engine)
     report = build_report(game, results, seconds, static=static_conflicts(engine), bots=["random"], seed=1,
                           pool=card_pool(engine))
     out = out_root / game.id

@@ -459,7 +459,8 @@ def cmd_simulate(args) -> int:
     pool = card_pool(engine, args.decks, **match)      # (also: setups the rules cannot play stop here)
     results, seconds = simulate(game, matches=args.matches, seed=args.seed, jobs=args.jobs, bots=bots,
                                 decks=args.decks, check_invariants=not args.no_invariants,
-                                progress=sys.stderr.isatty() and args.format == "text", **match)
+                                progress=sys.stderr.isatty() and args.format == "text", engine=engine,
+                                **match)
     report = build_report(game, results, seconds, static=static_conflicts(engine), bots=bots,
                           seed=args.seed, pool=pool)
     out = args.out / game.id

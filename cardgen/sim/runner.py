@@ -199,14 +199,15 @@ _WORKER: dict = {}
 
 
 def _init_worker(game, deck_paths: list[str] | None, bot_names: list[str], check: bool,
-                 match: dict) -> None:
+                 match: dict, engine=None) -> None:
     """Ready this process to play: `game` is the loaded Game, or its folder (a pool worker);
-    `match` holds the setups' players and variants."""
+    `match` holds the setups' players and variants; `engine`, the game's engine if the caller has
+    it loaded already (loading runs a designer's engine file again)."""
     if isinstance(game, str):
         from cardgen.model import load_game
 
         game = load_game(game)
-    engine = load_engine(game)
+    engine = engine or load_engine(game)
     _WORKER.update(engine=engine, setups=match_setups(engine, load_decks(deck_paths, game), **match),
                    bots=bot_names, check=check)
 
@@ -272,10 +273,11 @@ def simulate(game, *, matches: int, seed: int = 1, jobs: int | None = None,
              bots: list[str] | None = None, decks: list[str] | None = None,
              players: int | None = None, variants: tuple[str, ...] = (),
              check_invariants: bool = True, progress: bool = False,
-             time_limit: float | None = ACTION_SECONDS) -> tuple[list[MatchResult], float]:
+             time_limit: float | None = ACTION_SECONDS, engine=None) -> tuple[list[MatchResult], float]:
     """Play `matches` matches with seeds seed..seed+matches-1. Returns (results, seconds).
     `players` and `variants` go to the engine's setups (see Engine.setups). A match stuck in one
-    action for `time_limit` seconds (to twice that) is stopped as a conflict (sim/watchdog.py)."""
+    action for `time_limit` seconds (to twice that) is stopped as a conflict (sim/watchdog.py).
+    `engine`: the game's engine, when the caller has loaded it already."""
     bots = bots or ["random"]
     match = {"players": players, "variants": tuple(variants)}
     jobs = max(1, jobs or os.cpu_count() or 1)
@@ -283,7 +285,7 @@ def simulate(game, *, matches: int, seed: int = 1, jobs: int | None = None,
     start = time.perf_counter()
     # The engine and its matchups are made here first, with the caller's game, so that a mistake in
     # them is one error before any match (a pool worker whose set-up fails is started again, forever).
-    _init_worker(game, decks, bots, check_invariants, match)
+    _init_worker(game, decks, bots, check_invariants, match, engine)
     if jobs == 1 or matches < 50:
         results = []
         with _loaded_objects_frozen(), watching(time_limit):
