@@ -70,17 +70,17 @@ def _engine_from_file(game, path: Path):
         raise
     except Exception as exc:  # the designer's code failed as it loaded: show where, in their file
         sys.modules.pop(name, None)
-        raise ContentError([Issue(path, _line_in(exc, path), None,
+        raise ContentError([Issue(*(_own_frame(exc) or (path, None)), None,
                                   f"the engine failed as it loaded: {type(exc).__name__}: {exc}")]) from None
 
 
-def _line_in(exc: BaseException, path: Path) -> int | None:
-    """The line of `path` deepest in the exception's traceback (where the designer's code was)."""
-    line = None
-    for frame in traceback.extract_tb(exc.__traceback__):
-        if Path(frame.filename) == path:
-            line = frame.lineno
-    return line
+def _own_frame(exc: BaseException) -> tuple[Path, int] | None:
+    """(file, line) of the deepest frame of the exception's traceback in a designer's engine file."""
+    for frame in reversed(traceback.extract_tb(exc.__traceback__)):
+        path = Path(frame.filename)
+        if path in _OWN_FILES:
+            return path, frame.lineno
+    return None
 
 
 def own_engine_crash(exc: BaseException) -> ContentError | None:
@@ -88,12 +88,10 @@ def own_engine_crash(exc: BaseException) -> ContentError | None:
     setups, bots or card checks): a ContentError at that file's line, which the commands print
     as they print any content error. None for any other exception: a crash of cardgen itself keeps
     its traceback, for a bug report."""
-    for frame in reversed(traceback.extract_tb(exc.__traceback__)):
-        path = Path(frame.filename)
-        if path in _OWN_FILES:
-            return ContentError([Issue(path, frame.lineno, None,
-                                       f"the engine failed: {type(exc).__name__}: {exc}")])
-    return None
+    where = _own_frame(exc)
+    if where is None:
+        return None
+    return ContentError([Issue(*where, None, f"the engine failed: {type(exc).__name__}: {exc}")])
 
 
 def engine_file(engine) -> Path | None:
