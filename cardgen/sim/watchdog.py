@@ -73,9 +73,8 @@ def watching(limit: float | None = ACTION_SECONDS):
     if not limit or not _usable():
         yield
         return
-    previous = signal.signal(signal.SIGALRM, _tick)
-    WATCH.seen, WATCH.limit = None, limit
-    caller_delay, caller_interval = signal.setitimer(signal.ITIMER_REAL, limit, limit)
+    previous = signal.getsignal(signal.SIGALRM)
+    caller_delay, caller_interval = _arm(limit)
     start = time.monotonic()
     try:
         yield
@@ -91,6 +90,11 @@ def watch_this_process(limit: float | None = ACTION_SECONDS) -> None:
     """Watch every match of a worker process for the rest of its life (a pool worker, which ends
     with its pool)."""
     if limit and _usable():
-        signal.signal(signal.SIGALRM, _tick)
-        WATCH.seen, WATCH.limit = None, limit
-        signal.setitimer(signal.ITIMER_REAL, limit, limit)
+        _arm(limit)
+
+
+def _arm(limit: float) -> tuple[float, float]:
+    """Tick every `limit` seconds from now; returns the timer it replaces (delay, interval)."""
+    signal.signal(signal.SIGALRM, _tick)
+    WATCH.seen, WATCH.limit = None, limit
+    return signal.setitimer(signal.ITIMER_REAL, limit, limit)
