@@ -11,7 +11,7 @@ build: $(STAMP)
 	$(BIN)/cardgen build
 
 test: $(STAMP) browser
-	$(BIN)/ruff check --output-format concise cardgen tests bench templates/new-game/engine.py
+	$(BIN)/ruff check --output-format concise cardgen tests bench content templates/new-game/engine.py
 	$(BIN)/python -m pytest
 
 # The card database is tested in a real browser: Debian's chromium, driven by Playwright.

@@ -272,6 +272,9 @@ def cmd_info(args) -> int:
     print(f"sample decks: {', '.join(d.name for d in decks) or 'none'}")
     print("deck rules: " + ", ".join(rule_ids(game)))
     print(f"rules engine: {_engine_words(game)}")
+    others = {k: p for k, p in game.hooks.items() if k != "engine"}
+    if others:
+        print("game code: " + ", ".join(f"{k.replace('_', ' ')} {display_path(p)}" for k, p in others.items()))
     return 0
 
 
@@ -282,8 +285,7 @@ def _engine_words(game) -> str:
 
     if not has_engine(game):
         return "none (simulate, replay and check need one: docs/engines.md)"
-    where = display_path(game.engine) if game.engine else f"built in ({game.code})"
-    return f"{where}, {len(scenario_files(game))} scenarios"
+    return f"{display_path(game.hooks['engine'])}, {len(scenario_files(game))} scenarios"
 
 
 def cmd_schema(args) -> int:

@@ -46,3 +46,31 @@ def write(tmp_path):
 
 
 __all__ = ["ContentError", "ROOT"]
+
+
+def game_code(game_id: str, hook: str, submodule: str | None = None):
+    """A bundled game's own Python module (its `engine`, `deck_checks` or `aids` hook, or a
+    submodule of it), loaded the way cardgen loads any game folder's code."""
+    import importlib
+
+    from cardgen.gamecode import load_hook
+    from cardgen.model import load_game
+
+    module = load_hook(load_game(game_id), hook)
+    return importlib.import_module(f"{module.__name__}.{submodule}") if submodule else module
+
+
+# Test games that play by a bundled game's rules: their game.yaml says `engine: engine`, and the
+# bundled game's engine package is copied in beside it (a game folder's code never reaches out).
+BORROWED_ENGINES = {"broken-keyword": "dojo-duel", "broken-dojo": "dojo-duel", "broken-amfibido": "amfibido"}
+
+
+def borrowed_engine(name: str, into: Path) -> Path:
+    """tests/data/<name> copied into `into`, with the engine it borrows; returns the folder."""
+    import shutil
+
+    folder = into / name
+    shutil.copytree(ROOT / "tests" / "data" / name, folder)
+    shutil.copytree(ROOT / "content" / BORROWED_ENGINES[name] / "engine", folder / "engine",
+                    ignore=shutil.ignore_patterns("__pycache__"))
+    return folder

@@ -8,9 +8,7 @@ import sys
 
 import pytest
 
-from tests.conftest import ROOT
-
-DATA = ROOT / "tests" / "data"
+from tests.conftest import ROOT, borrowed_engine
 
 
 @pytest.mark.parametrize("folder, kind, words", [
@@ -19,7 +17,8 @@ DATA = ROOT / "tests" / "data"
     ("broken-amfibido", "rule", "transform"),
 ])
 def test_simulate_reports_the_conflict_with_a_seed(tmp_path, folder, kind, words):
-    result = subprocess.run([sys.executable, "-m", "cardgen", "simulate", str(DATA / folder),
+    game = borrowed_engine(folder, tmp_path)
+    result = subprocess.run([sys.executable, "-m", "cardgen", "simulate", str(game),
                              "--matches", "120", "--jobs", "2", "--format", "json", "--out", str(tmp_path)],
                             capture_output=True, text=True, cwd=ROOT, timeout=300)
     assert result.returncode == 1, result.stderr          # conflicts found: exit 1, not a crash (2+)
@@ -30,6 +29,6 @@ def test_simulate_reports_the_conflict_with_a_seed(tmp_path, folder, kind, words
     assert any(words.lower() in c["message"].lower() for c in found), found
     if kind != "keyword":
         seed = found[0]["seed"]
-        replay = subprocess.run([sys.executable, "-m", "cardgen", "replay", str(DATA / folder), "--seed",
+        replay = subprocess.run([sys.executable, "-m", "cardgen", "replay", str(game), "--seed",
                                  str(seed)], capture_output=True, text=True, cwd=ROOT, timeout=120)
         assert replay.returncode == 1 and "rule conflict" in replay.stdout

@@ -11,12 +11,15 @@ from pathlib import Path
 import pytest
 
 from cardgen.engines import load_engine
-from cardgen.engines.adapt import IM_POISON, P_ACTION, P_SCHOOL
 from cardgen.engines.base import IllegalAction, Setup
 from cardgen.errors import ContentError
 from cardgen.model import load_deck, load_game
 from cardgen.model.game import Card
 from cardgen.sim.runner import play_match
+from tests.conftest import game_code
+
+ADAPT = game_code("adapt", "engine")
+IM_POISON, P_ACTION, P_SCHOOL = ADAPT.IM_POISON, ADAPT.P_ACTION, ADAPT.P_SCHOOL
 
 ROOT = Path(__file__).resolve().parent.parent
 SCENARIOS = sorted((ROOT / "content" / "adapt" / "scenarios").glob("*.yaml"))

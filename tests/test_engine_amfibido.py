@@ -10,15 +10,16 @@ from pathlib import Path
 import pytest
 
 from cardgen.engines import load_engine
-from cardgen.engines.amfibido import AmfibidoEngine
 from cardgen.engines.base import IllegalAction, RuleConflict
 from cardgen.model import Card, load_game
 from cardgen.sim.runner import play_match, simulate, static_conflicts
 from cardgen.sim.scenarios import Scenario, load_scenario, run_scenario, run_scenario_file
+from tests.conftest import borrowed_engine, game_code
+
+AmfibidoEngine = game_code("amfibido", "engine").AmfibidoEngine
 
 ROOT = Path(__file__).resolve().parent.parent
 SCENARIOS = sorted((ROOT / "content" / "amfibido" / "scenarios").glob("*.yaml"))
-BROKEN = ROOT / "tests" / "data" / "broken-amfibido"
 
 
 @pytest.fixture(scope="module")
@@ -370,7 +371,8 @@ def test_transform_puts_revealed_cards_on_the_bottom(engine):
     assert obs["discard"] == ["African Bullfrog", "Final Metamorphosis", "Monk's Spade"]
 
 
-def test_broken_box_transform_is_a_rule_conflict():
+def test_broken_box_transform_is_a_rule_conflict(tmp_path):
+    BROKEN = borrowed_engine("broken-amfibido", tmp_path)
     broken = load_game(BROKEN)
     eng = load_engine(broken)
     assert eng.unsupported_cards() == {}

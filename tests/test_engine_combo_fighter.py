@@ -11,16 +11,21 @@ from pathlib import Path
 
 import pytest
 
-from cardgen.engines import combo_fighter as cf
 from cardgen.engines import load_engine
 from cardgen.engines.base import IllegalAction, Setup
-from cardgen.engines.combo_fighter_parts import grammar as G
-from cardgen.engines.combo_fighter_parts.solo import SoloBot, plan
 from cardgen.errors import ContentError
 from cardgen.model import load_deck, load_game
 from cardgen.sim.bots import GreedyBot, RandomBot
 from cardgen.sim.runner import play_match
-from tests.conftest import ROOT
+from tests.conftest import (
+    ROOT,
+    game_code,
+)
+
+cf = game_code("combo-fighter", "engine")
+G = game_code("combo-fighter", "engine", "grammar")
+_solo = game_code("combo-fighter", "engine", "solo")
+SoloBot, plan = _solo.SoloBot, _solo.plan
 
 GAME_DIR = ROOT / "content" / "combo-fighter"
 SCENARIOS = sorted((GAME_DIR / "scenarios").glob("*.yaml"))

@@ -13,16 +13,16 @@ import pytest
 
 from cardgen.engines import load_engine
 from cardgen.engines.base import IllegalAction, RuleConflict, Setup
-from cardgen.engines.dojo_duel import DojoDuelEngine
 from cardgen.model import load_deck, load_game
 from cardgen.sim.bots import GreedyBot, RandomBot
 from cardgen.sim.runner import play_match, simulate, static_conflicts
 from cardgen.sim.scenarios import run_scenario_file
-from tests.conftest import ROOT
+from tests.conftest import ROOT, borrowed_engine, game_code
+
+DojoDuelEngine = game_code("dojo-duel", "engine").DojoDuelEngine
 
 GAME_DIR = ROOT / "content" / "dojo-duel"
 SCENARIOS = sorted((GAME_DIR / "scenarios").glob("*.yaml"))
-BROKEN = ROOT / "tests" / "data" / "broken-dojo"
 
 
 @pytest.fixture(scope="module")
@@ -461,7 +461,8 @@ def test_a_deck_that_can_never_score_is_a_stalemate(engine):
     engine.initial_state(Setup("walls", ["W", "K"], {"decks": [walls, strikers]}), random.Random(0))
 
 
-def test_broken_folder_is_reported_as_a_rule_conflict_not_a_hang():
+def test_broken_folder_is_reported_as_a_rule_conflict_not_a_hang(tmp_path):
+    BROKEN = borrowed_engine("broken-dojo", tmp_path)
     broken = load_game(BROKEN)
     deck = BROKEN / "decks" / "all-guards.yaml"
     cards = [e.card for e in load_deck(deck).entries]
@@ -514,11 +515,11 @@ def test_describe_and_card_of(engine):
 
 
 def test_module_docstring_documents_the_forms():
-    import cardgen.engines.dojo_duel as module
+    module = game_code("dojo-duel", "engine")
 
     for word in ("setup", "kicker_used", "Observe", "answer", "reveal", "keep", "last_loss"):
         assert word in module.__doc__
-    assert Path(module.__file__).name == "dojo_duel.py"
+    assert Path(module.__file__).relative_to(ROOT).parts[:2] == ("content", "dojo-duel")
 
 
 # ---------------------------------------------------------------------------------------------

@@ -11,7 +11,7 @@ from pypdf import PdfReader
 
 from cardgen.model import load_game
 from cardgen.publish import build_aids, publish_game
-from cardgen.publish.aids import aid_sections
+from cardgen.publish.aid import aid_sections
 from tests.conftest import ROOT
 
 GUILD = ROOT / "tests" / "data" / "lantern-guild"

@@ -14,7 +14,9 @@ from pathlib import Path
 import pytest
 
 from cardgen.model import load_game
-from cardgen.rules.games import adapt
+from tests.conftest import game_code
+
+adapt = game_code("adapt", "deck_checks")
 
 ROOT = Path(__file__).resolve().parent.parent
 GAME_DIR = ROOT / "content" / "adapt"

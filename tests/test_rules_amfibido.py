@@ -10,7 +10,9 @@ import pytest
 
 from cardgen.model import load_deck, load_game
 from cardgen.rules import check_deck as run_checks
-from cardgen.rules.games import amfibido
+from tests.conftest import game_code
+
+amfibido = game_code("amfibido", "deck_checks")
 
 GAME_DIR = Path(__file__).resolve().parent.parent / "content" / "amfibido"
 CARDS_LINE = 3          # box_text() puts `cards:` on line 3, the first entry on line 4

@@ -8,8 +8,12 @@ import pytest
 
 from cardgen.model import load_game
 from cardgen.rules import rule_ids
-from cardgen.rules.games import amiibart
-from tests.conftest import ROOT
+from tests.conftest import (
+    ROOT,
+    game_code,
+)
+
+amiibart = game_code("amiibart", "deck_checks")
 
 GAME_DIR = ROOT / "content" / "amiibart"
 

@@ -12,8 +12,12 @@ import pytest
 from cardgen.model import load_deck, load_game
 from cardgen.rules import check_deck as run_checks
 from cardgen.rules import rule_ids
-from cardgen.rules.games import combo_fighter
-from tests.conftest import ROOT
+from tests.conftest import (
+    ROOT,
+    game_code,
+)
+
+combo_fighter = game_code("combo-fighter", "deck_checks")
 
 GAME_DIR = ROOT / "content" / "combo-fighter"
 DECKS = sorted((GAME_DIR / "decks").glob("*.yaml"))

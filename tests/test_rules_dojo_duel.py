@@ -15,8 +15,12 @@ from cardgen.errors import ContentError
 from cardgen.model import load_deck, load_game
 from cardgen.rules import check_deck as check_loaded_deck
 from cardgen.rules import rule_ids
-from cardgen.rules.games import dojo_duel
-from tests.conftest import ROOT
+from tests.conftest import (
+    ROOT,
+    game_code,
+)
+
+dojo_duel = game_code("dojo-duel", "deck_checks")
 
 GAME_DIR = ROOT / "content" / "dojo-duel"
 DECKS = sorted((GAME_DIR / "decks").glob("*.yaml"))

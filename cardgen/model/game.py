@@ -56,8 +56,8 @@ class Game:
     deck_fields: dict[str, Spec]
     deck_checks: list[DeckCheck]
     tables: dict[str, Any]
-    code: str | None = None
-    engine: Path | None = None       # the designer's own rules engine (game.yaml `engine:`)
+    # the game folder's Python (game.yaml `engine:`, `deck_checks:`, `aids:`): hook -> file or package
+    hooks: dict[str, Path] = field(default_factory=dict)
 
     def cards_of_type(self, *types: str) -> list[Card]:
         return [c for c in self.cards.values() if c.type in types]

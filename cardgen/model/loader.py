@@ -9,6 +9,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from cardgen.errors import ContentError, Issue, IssueList, did_you_mean
+from cardgen.gamecode import HOOKS, hook_path
 from cardgen.model.fields import (
     AnySpec,
     CheckContext,
@@ -29,7 +30,6 @@ from cardgen.paths import resolve_game_folder
 from cardgen.yamlio import LineDict, line_of, read_yaml
 
 CARD_SIZES = ["poker", "bridge", "mini", "euro-mini", "tarot", "square"]
-BUILTIN_CODE = ["amiibart", "combo_fighter", "amfibido", "adapt", "dojo_duel"]
 # Fields every card has whatever its type; a type may not redeclare them.
 CARD_CORE_FIELDS = ("name", "type", "copies")
 
@@ -46,9 +46,7 @@ GAME_FIELDS: dict[str, Spec] = {
     "designer": StrSpec(),
     "credits": _text,
     "card_size": EnumSpec(CARD_SIZES),
-    "code": EnumSpec(BUILTIN_CODE, doc="A built-in per-game module (bundled games only)."),
-    "engine": StrSpec(doc="Your rules engine: a Python file in the game folder that defines ENGINE "
-                          "(docs/engines.md)."),
+    **{key: StrSpec(doc=hook.doc) for key, hook in HOOKS.items()},
     "icons": MapSpec(StrSpec(max_length=4), doc="Icon name -> the symbol drawn for {name}."),
     "keywords": MapSpec(_text, doc="Keyword -> reminder text."),
     "fields": AnySpec(),
@@ -115,42 +113,32 @@ class GameLoader:
         shared = self._parse_specs(raw.get("fields") or {}, "fields", issues, raw)
         card_types = self._parse_card_types(raw, shared, issues)
         deck_fields, deck_checks = self._parse_deck(raw, card_types, issues)
-        engine = self._engine_file(raw, issues)
+        hooks = self._hooks(raw, issues)
         self.issues.extend(issues.issues)
         meta = {k: v for k, v in raw.items()
-                if k not in ("icons", "keywords", "fields", "card_types", "deck", "tables", "engine")}
+                if k not in ("icons", "keywords", "fields", "card_types", "deck", "tables", *HOOKS)}
         return Game(
             id=str(raw.get("id", self.folder.name)), name=str(raw.get("name", self.folder.name)),
             folder=self.folder, meta=meta,
             icons=dict(raw.get("icons") or {}), keywords=dict(raw.get("keywords") or {}),
             card_types=card_types, cards={}, deck_fields=deck_fields, deck_checks=deck_checks,
-            tables=raw.get("tables") or {}, code=raw.get("code"), engine=engine,
+            tables=raw.get("tables") or {}, hooks=hooks,
         )
 
-    def _engine_file(self, raw, issues: IssueList) -> Path | None:
-        """game.yaml `engine:`, a Python file that must lie inside the game folder (an engine is
-        code cardgen runs: it is never looked for anywhere else)."""
-        name = raw.get("engine")
-        if not isinstance(name, str):
-            return None         # absent, or already reported by the field check
-        line = raw.line_of("engine")
-        if not name.endswith(".py"):
-            issues.add(line, "engine", f"{name!r} is not a Python file; name the .py file that "
-                                       "defines ENGINE, such as engine.py")
-            return None
-        if Path(name).is_absolute():
-            issues.add(line, "engine", f"{name!r} is an absolute path; give the file's path from the "
-                                       "game folder, such as engine.py, so the folder works anywhere")
-            return None
-        path = (self.folder / name).resolve()
-        if not path.is_relative_to(self.folder):
-            issues.add(line, "engine", f"{name!r} is outside the game folder; give a path inside it, "
-                                       "such as engine.py")
-            return None
-        if not path.is_file():
-            issues.add(line, "engine", f"no file {name!r} in the game folder")
-            return None
-        return path
+    def _hooks(self, raw, issues: IssueList) -> dict[str, Path]:
+        """game.yaml's Python hooks (engine, deck_checks, aids): each a file or package that must
+        lie inside the game folder (it is code cardgen runs: it is never looked for elsewhere)."""
+        hooks = {}
+        for key in HOOKS:
+            name = raw.get(key)
+            if not isinstance(name, str):
+                continue        # absent, or already reported by the field check
+            path, problem = hook_path(self.folder, name)
+            if problem:
+                issues.add(raw.line_of(key), key, problem)
+            else:
+                hooks[key] = path
+        return hooks
 
     def _parse_specs(self, raw, where: str, issues: IssueList, parent, card_types=None):
         if not isinstance(raw, dict):

@@ -5,9 +5,8 @@ from __future__ import annotations
 from pathlib import Path
 
 from cardgen.model import Game
-from cardgen.publish.aids import aid_sections
-from cardgen.publish.document import base_context, make_fetcher, render_template, write_pdf
-from cardgen.publish.rulebook import palette
+from cardgen.publish.aid import aid_sections
+from cardgen.publish.document import base_context, make_fetcher, palette, render_template, write_pdf
 
 
 def render_html(game: Game, paper: str = "letter", lang: str = "en") -> tuple[str, list[str]]:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+import zlib
 from pathlib import Path
 
 from cardgen.errors import ContentError, Issue
@@ -13,6 +14,20 @@ from cardgen.publish.fetcher import ConfinedFetcher, FetchRefused
 
 PAPER = {"a5": "148mm 210mm", "a4": "210mm 297mm", "letter": "8.5in 11in",
          "half-letter": "5.5in 8.5in"}
+
+
+# Cover and heading colours: (accent, dark, light, faint). A game gets one by its id.
+PALETTES = [
+    ("#9b2226", "#6a1518", "#d9a3a5", "#f7ecec"),   # lacquer red
+    ("#1d4e89", "#12345c", "#9fb8d8", "#edf2f8"),   # indigo
+    ("#2d6a4f", "#1b4332", "#a7cbb8", "#edf5f0"),   # pine
+    ("#7b2cbf", "#521d80", "#c8a6e6", "#f4eefa"),   # violet
+    ("#b5651d", "#7f4513", "#e2bf9c", "#faf2ea"),   # copper
+    ("#005f73", "#003f4d", "#94c5cf", "#e9f3f5"),   # teal
+]
+def palette(game: Game) -> dict:
+    accent, dark, light, faint = PALETTES[zlib.crc32(game.id.encode()) % len(PALETTES)]
+    return {"accent": accent, "accent_dark": dark, "accent_light": light, "accent_faint": faint}
 
 
 def jinja_env(game: Game):

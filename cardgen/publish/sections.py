@@ -18,6 +18,8 @@ from markupsafe import Markup
 from cardgen.errors import ContentError, Issue
 from cardgen.model import Game
 from cardgen.model.fields import CardRefSpec, EnumSpec, IntSpec
+from cardgen.publish import anatomy, keywords
+from cardgen.publish.aid import aid_sections
 from cardgen.publish.nodes import human, is_flat, lookup, rich, to_nodes
 
 # The fonts a published PDF embeds, for the credits (folder, family, licence).
@@ -108,46 +110,7 @@ def components(game: Game, arg: str | None = None) -> list[dict]:
              "foot": [Markup(str(total)), Markup("cards in all"), Markup("")]}]
 
 
-# ---- keywords and glossary --------------------------------------------------------------------
-
-def keyword_usage(game: Game) -> dict[str, list[str]]:
-    """Keyword -> names of the cards that carry it (in a keyword list, an ability map or text)."""
-    import re
-
-    used: dict[str, list[str]] = {k: [] for k in game.keywords}
-    patterns = {k: re.compile(rf"(?<![A-Za-z]){re.escape(k)}(?![a-z])") for k in game.keywords}
-
-    def strings(value):
-        if isinstance(value, str):
-            yield value
-        elif isinstance(value, dict):
-            for k, v in value.items():
-                yield from strings(k)
-                yield from strings(v)
-        elif isinstance(value, list):
-            for v in value:
-                yield from strings(v)
-
-    for card in game.cards.values():
-        texts = list(strings(card.fields))
-        for kw, pattern in patterns.items():
-            if any(t == kw or pattern.search(t) for t in texts):
-                used[kw].append(card.name)
-    return used
-
-
-def keywords(game: Game, arg: str | None = None) -> list[dict]:
-    if not game.keywords:
-        return []
-    usage = keyword_usage(game)
-    items = []
-    for name in sorted(game.keywords, key=str.lower):
-        n = len(usage[name])
-        meta = f"on {n} card{'s' if n != 1 else ''}" if n else "no card uses it yet"
-        items.append({"term": name, "text": rich(game.keywords[name], game.icons), "meta": meta,
-                      "id": f"kw-{name.lower().replace(' ', '-')}"})
-    return [{"kind": "defs", "cls": "keywords", "items": items}]
-
+# ---- glossary ----------------------------------------------------------------------------------
 
 def glossary(game: Game, arg: str | None = None) -> list[dict]:
     """Keywords, card types, card fields and the game's own terms, A to Z."""
@@ -270,47 +233,6 @@ def card_list(game: Game, arg: str | None = None) -> list[dict]:
     return [{"kind": "table", "cls": "data card-list", "head": head, "rows": rows}]
 
 
-def pick_anatomy_card(game: Game, name: str | None = None):
-    if name:
-        if name not in game.cards:
-            raise KeyError(f"{name!r} is not a card of {game.name}")
-        return game.cards[name]
-    counts = Counter(c.type for c in game.cards.values() if game.card_types[c.type].in_decks)
-    if not counts:
-        return next(iter(game.cards.values()), None)
-    type_id = counts.most_common(1)[0][0]
-    cards = game.cards_of_type(type_id)
-    return max(cards, key=lambda c: (sum(v is not None for v in c.fields.values()),
-                                     -len(str(c.fields)), c.name))
-
-
-def anatomy(game: Game, arg: str | None = None, image: dict | None = None) -> list[dict]:
-    card = pick_anatomy_card(game, arg)
-    if card is None:
-        return []
-    card_type = game.card_types[card.type]
-    callouts = [{"label": "Name", "value": rich(card.name), "raw": card.name,
-                 "doc": "What the card is called; every card of the game has its own name."},
-                {"label": "Type", "value": rich(card_type.label), "doc": card_type.doc or ""}]
-    for name, spec in card_type.fields.items():
-        value = card.get(name)
-        if value is None or value == [] or value == {}:
-            continue
-        shown = rich(value, game.icons) if is_flat(value) else Markup("see card")
-        if len(str(shown)) > 80:
-            shown = Markup("see card")
-        callouts.append({"label": human(name), "value": shown,
-                         "raw": value if is_flat(value) and not isinstance(value, list) else None,
-                         "doc": rich(getattr(spec, "doc", None) or "", game.icons)})
-    markers = []
-    if image:
-        from cardgen.publish.rulebook import place_markers
-
-        markers = place_markers(image, callouts)
-    return [{"kind": "anatomy", "image": image, "card": card.name, "type": card_type.label,
-             "callouts": callouts, "markers": markers}]
-
-
 def decks(game: Game, arg: str | None = None) -> list[dict]:
     """The sample decks in decks/*.yaml: name, size (counted) and the designer's description."""
     from cardgen.model import load_deck
@@ -376,9 +298,9 @@ def fit_back_page(chosen: list, budget: int) -> list:
 
 
 GENERATORS = {
-    "components": components, "keywords": keywords, "glossary": glossary, "faq": faq,
+    "components": components, "keywords": keywords.keywords, "glossary": glossary, "faq": faq,
     "examples": examples, "rulings": rulings, "ruling": ruling, "table": table,
-    "tables": all_tables, "card-list": card_list, "card-anatomy": anatomy, "credits": credits,
+    "tables": all_tables, "card-list": card_list, "card-anatomy": anatomy.anatomy, "credits": credits,
     "decks": decks,
 }
 
@@ -387,8 +309,6 @@ def generate(game: Game, name: str, arg: str | None, source: Path | None, line: 
              image: dict | None = None) -> list[dict]:
     """Fill one placeholder; a bad one is a ContentError naming the chapter file and line."""
     if name in ("quick-reference", "aids"):
-        from cardgen.publish.aids import aid_sections
-
         chosen = [s for s in aid_sections(game)[0] if s.quick or name == "aids"]
         if name == "quick-reference":
             chosen = fit_back_page(chosen, QUICK_REFERENCE_BUDGET if arg is None else int(arg))
@@ -399,7 +319,7 @@ def generate(game: Game, name: str, arg: str | None, source: Path | None, line: 
         raise ContentError([Issue(source, line, None, f"unknown placeholder [[{name}]]; known: {known}")])
     try:
         if name == "card-anatomy":
-            return anatomy(game, arg, image)
+            return anatomy.anatomy(game, arg, image)
         return func(game, arg)
     except KeyError as exc:
         raise ContentError([Issue(source, line, None, f"[[{name}{':' + arg if arg else ''}]]: "

@@ -1,13 +1,13 @@
-"""Deck legality: the always-on checks, the checks a game declares, then its own code."""
+"""Deck legality: the always-on checks, the checks a game declares, then its own code (the game
+folder's `deck_checks:` hook, see cardgen/gamecode.py)."""
 
 from __future__ import annotations
 
-import importlib
-import importlib.util
 from collections.abc import Iterator
 from types import ModuleType
 
-from cardgen.errors import ContentError, Issue, Problem, did_you_mean
+from cardgen.errors import Problem, did_you_mean
+from cardgen.gamecode import load_hook, own_code_crash, require
 from cardgen.model import Deck, Game
 from cardgen.rules.generic import DECLARED_CHECKS
 
@@ -19,14 +19,11 @@ CORE_RULES = {
 
 
 def game_module(game: Game) -> ModuleType | None:
-    """The built-in per-game module named by game.yaml `code:`, if any."""
-    if not game.code:
-        return None
-    name = f"cardgen.rules.games.{game.code}"
-    if importlib.util.find_spec(name) is None:
-        raise ContentError([Issue(game.folder / "game.yaml", None, "code",
-                                  f"no built-in module {game.code!r} (cardgen/rules/games/)")])
-    return importlib.import_module(name)
+    """The game's own deck-check code (game.yaml `deck_checks:`), if it has any."""
+    module = load_hook(game, "deck_checks")
+    if module is not None:
+        require(game, "deck_checks", module, "RULES", "check")
+    return module
 
 
 def rule_ids(game: Game) -> dict[str, str]:
@@ -48,7 +45,13 @@ def check_deck(deck: Deck) -> list[Problem]:
         problems.extend(DECLARED_CHECKS[check.kind](deck, check))
     module = game_module(deck.game)
     if module is not None:
-        problems.extend(module.check(deck, deck.game))
+        try:
+            problems.extend(module.check(deck, deck.game))
+        except Exception as exc:      # the game's own check failed: its file and line, no traceback
+            error = own_code_crash(exc)
+            if error is None:
+                raise
+            raise error from None
     return sorted(problems, key=lambda p: (p.line is None, p.line or 0))
 
 

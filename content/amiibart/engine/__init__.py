@@ -69,8 +69,11 @@ import itertools
 import random
 from pathlib import Path
 
-from cardgen.engines.amiibart_parts import replay
-from cardgen.engines.amiibart_parts.grammar import (
+from cardgen.engines.base import Engine, IllegalAction, Setup
+from cardgen.errors import ContentError, Issue
+
+from . import replay
+from .grammar import (
     BLOCK,
     COMBAT_KW,
     EV_AFTER_ATTACKED,
@@ -138,8 +141,6 @@ from cardgen.engines.amiibart_parts.grammar import (
     parse_trigger,
     split_trigger,
 )
-from cardgen.engines.base import Engine, IllegalAction, Setup
-from cardgen.errors import ContentError, Issue
 
 T_FIGHTER, T_SPELL, T_STAGE, T_POWER, T_TOKEN = range(5)
 _TYPES = {"fighter": T_FIGHTER, "spell": T_SPELL, "stage": T_STAGE, "power": T_POWER, "token": T_TOKEN}

@@ -5,12 +5,12 @@ from __future__ import annotations
 import random
 from collections import Counter
 
-from cardgen.engines.amfibido_parts.grammar import (
+from .grammar import (
     EQUIP,
     FIGHTER,
     SENSEI,
 )
-from cardgen.engines.amfibido_parts.state import (
+from .state import (
     CODE,
     DRAW,
     DRAWN,

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from cardgen.engines.amfibido_parts.grammar import (
+from .grammar import (
     EQUIP,
     FIGHTER,
     S_FACE_E,

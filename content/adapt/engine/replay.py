@@ -13,7 +13,7 @@ def describe_outcome(engine, before, after, action) -> str:
     start-of-Turn Regeneration, Poison and landing of the Fish whose Turn began; defeats and
     the end. Read from the difference between `before` and `after` (st.last and st.rslog keep
     the dice); nothing is rolled again."""
-    from cardgen.engines.adapt import IM_SCHOOL, R_SCHOOL
+    from . import IM_SCHOOL, R_SCHOOL
     cfg = after.cfg
     seats = cfg.seats
     kind = action[0]
@@ -77,7 +77,7 @@ def describe_outcome(engine, before, after, action) -> str:
 def _strike_words(before, after, hurt) -> list[str]:
     """An Attack or Ram from st.last: the Hide and Fear checks, the roll against Survival,
     the Damage both ways and the chances that took (Poisonous, Stun, Counter Poison)."""
-    from cardgen.engines.adapt import IM_FEAR
+    from . import IM_FEAR
     a, q, ram, result, nat, total, surv, dmg, counter, gained, crit = after.last
     seats = after.cfg.seats
     fa, fq = before.fish[a], before.fish[q]
@@ -178,7 +178,7 @@ def _turn_start_words(before, after, hurt) -> list[str]:
     """Regeneration, Poison and a Jump's landing at the start of each Turn that began during
     the action: the next Fish's, and those of Fish that Poison defeated before they played.
     Said only when they account exactly for the Fish's Damage now."""
-    from cardgen.engines.adapt import R_POISON
+    from . import R_POISON
     if after.turnno == before.turnno or (after.over and after.win is None and after.alive):
         return []          # (no Turn began, or the sea settled before its steps ran)
     lines = []

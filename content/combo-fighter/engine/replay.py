@@ -5,17 +5,17 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from cardgen.engines.combo_fighter_parts import grammar as G
+from . import grammar as G
 
 if TYPE_CHECKING:
-    from cardgen.engines.combo_fighter import CFState
+    from . import CFState
 
 # The engine's constants are imported inside the functions: cardgen/engines/combo_fighter.py imports
 # this module at its top, before it defines them.
 
 
 def describe_outcome(engine, before: CFState, after: CFState, action) -> str:
-    from cardgen.engines.combo_fighter import REACT, START, TWO_VS_TWO
+    from . import REACT, START, TWO_VS_TWO
     if not before.fs:   # tournament picks: no fighter chosen yet
         return ("the fighters: " + ", ".join(f"P{seat + 1} {after.fs[seat].ch.name}" for seat in (0, 1))
                 if after.fs else "")
@@ -45,7 +45,7 @@ def describe_outcome(engine, before: CFState, after: CFState, action) -> str:
 
 
 def _who(engine, s: CFState, seat: int) -> str:
-    from cardgen.engines.combo_fighter import TWO_VS_TWO
+    from . import TWO_VS_TWO
     f = s.fs[s.act[seat]]
     if f.solo:
         return f"P{seat + 1} (solo AI)"
@@ -54,7 +54,7 @@ def _who(engine, s: CFState, seat: int) -> str:
 
 def _card_words(engine, s: CFState, seat: int, c: int) -> str:
     """A revealed first card: its name, kind and what of it the win circle looks at."""
-    from cardgen.engines.combo_fighter import ATT
+    from . import ATT
     f = s.fs[s.act[seat]]
     t = engine.ctype[c]
     bits = []
@@ -73,7 +73,7 @@ def _speed(engine, f, c: int) -> int:
 
 def _result_words(engine, s: CFState, cards, r: int) -> str:
     """Who wins the round and why, by the win circle (s: the state at the reveal)."""
-    from cardgen.engines.combo_fighter import ATT, DEF, TIE
+    from . import ATT, DEF, TIE
     c0, c1 = cards
     t0, t1 = engine.ctype[c0], engine.ctype[c1]
     if t0 != t1:
@@ -92,7 +92,7 @@ def _reveal_words(engine, before: CFState, after: CFState, dealt: bool) -> list:
     """Both face-down cards turned over, and who wins the round by the win circle. When the
     round ended in the same move, its cards and result are in after.last (a knockout starts a
     new fight); `before` has the Power Tokens as they were at the reveal."""
-    from cardgen.engines.combo_fighter import REACT
+    from . import REACT
     if dealt:
         r, cards = after.last[0], (after.last[3][0], after.last[4][0])
     else:
@@ -108,7 +108,7 @@ def _reveal_words(engine, before: CFState, after: CFState, dealt: bool) -> list:
 
 def _deal_words(engine, before: CFState, after: CFState, action) -> list:
     """The damage of the round once dealt (a combo that ends by itself says why)."""
-    from cardgen.engines.combo_fighter import STOP, TIE
+    from . import STOP, TIE
     r, d0, d1, _p0, _p1, sig = after.last
     lines = []
     if r == TIE:
@@ -129,7 +129,7 @@ def _deal_words(engine, before: CFState, after: CFState, action) -> list:
 def _fighter_changes(engine, before: CFState, after: CFState, dealt: bool) -> list:
     """Cards left after damage, Staggering, a Power Token that flipped, the solo AI's draw
     and leftovers."""
-    from cardgen.engines.combo_fighter import DAMAGE, DISCARD, TWO_VS_TWO
+    from . import DAMAGE, DISCARD, TWO_VS_TWO
     lines = []
     hit = set()
     if dealt:
@@ -179,7 +179,7 @@ def _fighter_changes(engine, before: CFState, after: CFState, dealt: bool) -> li
 
 def _fight_words(engine, before: CFState, after: CFState) -> list:
     """A fighter knocked out: the fight's result and the score (or the match)."""
-    from cardgen.engines.combo_fighter import OVER, TIE
+    from . import OVER, TIE
     res = after.results[-1]
     # (one already knocked out by an earlier point of this round was said then)
     out = [seat for seat in ((0, 1) if res == TIE else (1 - res,))

@@ -121,10 +121,11 @@ from operator import eq
 from pathlib import Path
 
 from cardgen.engines.base import Engine, IllegalAction, RuleConflict, Setup, action_words
-from cardgen.engines.combo_fighter_parts import grammar as G
-from cardgen.engines.combo_fighter_parts import replay
-from cardgen.engines.combo_fighter_parts.solo import SoloBot
 from cardgen.errors import ContentError, Issue
+
+from . import grammar as G
+from . import replay
+from .solo import SoloBot
 
 ATT, DEF, FOOT = 0, 1, 2
 BEATS = (FOOT, ATT, DEF)          # attack beats footwork, defense attack, footwork defense

@@ -111,7 +111,9 @@ import random
 from operator import attrgetter
 from pathlib import Path
 
-from cardgen.engines.amfibido_parts.grammar import (
+from cardgen.engines.base import Engine, IllegalAction, RuleConflict, Setup
+
+from .grammar import (
     ACTION,
     C_DISCARD,
     C_HAND_TO_KO,
@@ -152,7 +154,7 @@ from cardgen.engines.amfibido_parts.grammar import (
     CardInfo,
     Grammar,
 )
-from cardgen.engines.amfibido_parts.state import (
+from .state import (
     AB_HEAD,
     CODE,
     DEFAULT_ACTIVE,
@@ -196,8 +198,7 @@ from cardgen.engines.amfibido_parts.state import (
     NoSensei,
     _shuffle,
 )
-from cardgen.engines.amfibido_parts.views import ViewsMixin
-from cardgen.engines.base import Engine, IllegalAction, RuleConflict, Setup
+from .views import ViewsMixin
 
 _OWN_SIDE = frozenset((S_OWN_F, S_OWN_E, S_OWN_FE, S_ALL_F, S_HERE_F, S_SELF))
 _SEL_F = frozenset((S_OWN_F, S_OPP_F, S_OPP_FDOJO, S_OWN_FE, S_OPP_FE))

@@ -29,7 +29,9 @@ class SoloBot:
     name = "solo"
 
     def __init__(self, engine, rng: random.Random, player: int):
-        from cardgen.engines import combo_fighter as cf
+        import importlib
+
+        cf = importlib.import_module(__package__)
 
         self.engine, self.rng, self.player, self.cf = engine, rng, player, cf
 

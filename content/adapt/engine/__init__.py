@@ -127,9 +127,10 @@ from math import floor
 from operator import getitem
 from pathlib import Path
 
-from cardgen.engines.adapt_parts import replay
 from cardgen.engines.base import Engine, IllegalAction, RuleConflict, Setup, action_words
 from cardgen.errors import ContentError, Issue
+
+from . import replay
 
 LOCATIONS = ("dorsal", "horn", "mouth", "skin", "side", "organ", "tail", "special")
 LOC_INDEX = {name: i for i, name in enumerate(LOCATIONS)}

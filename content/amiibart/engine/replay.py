@@ -6,14 +6,14 @@ from __future__ import annotations
 import copy
 import random
 
-from cardgen.engines.amiibart_parts.grammar import INSTAKILL, KW_BITS, LIFESTEAL
+from .grammar import INSTAKILL, KW_BITS, LIFESTEAL
 
 # SIDE, O_HAZ and J_PICKH come from the engine module, inside the functions: the engine imports this
 # module as it loads, before it defines them.
 
 
 def describe_outcome(engine, before, after, a):
-    from cardgen.engines.amiibart import SIDE
+    from . import SIDE
 
     # the state says what is left; the trace (a re-run of the move) what happened on the way
     tr = _trace(engine, before, a)
@@ -51,7 +51,7 @@ def describe_outcome(engine, before, after, a):
 def _fighter_outcomes(engine, before, after, a, tr):
     """Lines for the fighters the move hurt, healed, changed, removed or brought in (the
     ones the trace met, in that order, then the others by position)."""
-    from cardgen.engines.amiibart import SIDE
+    from . import SIDE
 
     names = engine.names
     out = []        # (order met in the trace, position, line)
@@ -115,7 +115,7 @@ def _instakill(engine, before, a):
 
 def _changes(engine, after, a, p, f, g, tr):
     """What happened to fighter f (before) that is still in play as g (after), in words."""
-    from cardgen.engines.amiibart import SIDE
+    from . import SIDE
 
     if g.bound and not f.bound:
         return f"is Bound: {g.atk} Attack, {g.hp} Health, no abilities"
@@ -161,7 +161,7 @@ def _changes(engine, after, a, p, f, g, tr):
 
 def _turn_outcomes(engine, before, after):
     """The rules that fire as a turn passes: a stalled turn, an empty board, a stunned fighter."""
-    from cardgen.engines.amiibart import SIDE
+    from . import SIDE
 
     out = []
     p = before.cur
@@ -187,7 +187,7 @@ def _trace(engine, before, a):
     healing, deaths, effects and Hazard picks note what they did (a _Trace), and with an
     RNG that notes its coin flips. The clone's RNG starts where the match's did, so the
     re-run is the move itself; the match's state and engine are left alone."""
-    from cardgen.engines.amiibart import J_PICKH, O_HAZ
+    from . import J_PICKH, O_HAZ
 
     cls = type(engine)
     t = copy.copy(engine)

@@ -1,1 +1,0 @@
-"""Pieces of the Amfibido engine: the card-text grammar (grammar.py)."""

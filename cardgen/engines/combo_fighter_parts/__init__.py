@@ -1,1 +1,0 @@
-"""Helpers of the Combo Fighter engine: the text grammar, the solo-mode AI and the replay narration."""
