@@ -274,7 +274,8 @@ def cmd_info(args) -> int:
     print(f"rules engine: {_engine_words(game)}")
     others = {k: p for k, p in game.hooks.items() if k != "engine"}
     if others:
-        print("game code: " + ", ".join(f"{k.replace('_', ' ')} {display_path(p)}" for k, p in others.items()))
+        print("game code: " + ", ".join(f"{k.replace('_', ' ')} {display_path(p)}"
+                                        for k, p in others.items()))
     return 0
 
 
