@@ -22,6 +22,15 @@ from cardgen.errors import ContentError, Issue
 Action = Hashable
 
 
+def is_listed(action: Action, legal: list) -> bool:
+    """Whether the action is on the legal list: found by identity first (a move taken from the
+    list is the very object, and `is` costs less than comparing tuples), then by equality."""
+    for x in legal:
+        if x is action:
+            return True
+    return action in legal
+
+
 class IllegalAction(Exception):
     """Raised by `apply` for an action that is not legal in that state."""
 
@@ -117,15 +126,22 @@ class Engine:
         raise NotImplementedError
 
     def apply(self, state, action: Action):
-        raise NotImplementedError
+        """Apply a move that may not be legal (a scenario's, a replayed one): IllegalAction unless
+        it is on `legal_actions(state)`, else `apply_chosen`. A state that keeps its legal list in
+        a `legal` attribute (None when stale) is not asked for it again."""
+        legal = getattr(state, "legal", None)
+        if legal is None:
+            legal = self.legal_actions(state)
+        if not is_listed(action, legal):
+            raise IllegalAction(f"{action!r} is not legal here")
+        return self.apply_chosen(state, action)
 
     def apply_chosen(self, state, action: Action):
-        """`apply` for an action the caller took from `legal_actions(state)` itself.
-
-        The simulator's unchecked runs call it for the bots' choices, which come from that list,
-        so an engine may skip looking the action up in it. The default checks, like `apply`.
-        """
-        return self.apply(state, action)
+        """Apply a move taken from `legal_actions(state)`: mutate the state and return it. The
+        simulator and the bots call this with their choices; `apply` checks other moves first."""
+        if type(self).apply is not Engine.apply:    # an engine written when `apply` was the one to
+            return self.apply(state, action)        # write (it checks its moves itself) still works
+        raise NotImplementedError
 
     def first_player(self, state) -> int:
         """Who moves first in this match (for the first-player advantage figure)."""

@@ -52,7 +52,7 @@ class GreedyBot:
         for action in actions:
             trial = engine.clone(state)
             trial.rng = random.Random(self.rng.random())
-            engine.apply(trial, action)
+            engine.apply_chosen(trial, action)      # (taken from the legal list)
             if engine.is_over(trial):
                 won = engine.winner(trial)
                 score = 1e9 if won == self.player else (-1e9 if won is not None else 0.0)

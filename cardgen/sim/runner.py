@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from cardgen.engines import engine_file, load_engine
-from cardgen.engines.base import IllegalAction, RuleConflict, Setup
+from cardgen.engines.base import IllegalAction, RuleConflict, Setup, is_listed
 from cardgen.errors import ContentError, Issue, crash_words
 from cardgen.sim.bots import RandomBot, make_bot
 from cardgen.sim.watchdog import ACTION_SECONDS, WATCH, MatchStuck, watch_this_process, watching
@@ -98,8 +98,7 @@ def play_match(engine, setups: list[Setup], seed: int, bot_names: list[str], *,
         uniform = set(map(type, bots)) == {RandomBot}
         rnd = rng.random
         is_over, legal_actions, current_player = engine.is_over, engine.legal_actions, engine.current_player
-        # A checked run also has the engine check that each bot's choice was on its list.
-        apply = engine.apply if check_invariants else engine.apply_chosen
+        apply = engine.apply_chosen
         card_of, invariants = engine.card_of, engine.invariants
         plays = result.plays
         cap = engine.max_actions
@@ -121,6 +120,8 @@ def play_match(engine, setups: list[Setup], seed: int, bot_names: list[str], *,
                     before = engine.clone(state)
                     moves.append((step, current_player(state), engine.describe(state, action), ""))
                 actions_taken.append(action)
+            if check_invariants and not is_listed(action, actions):     # a checked run: the bot's
+                raise IllegalAction(f"{action!r} is not legal here")       # choice was on its list
             card = card_of(state, action)
             if card is not None:
                 plays.append((current_player(state), card))

@@ -57,7 +57,7 @@ import itertools
 import random
 from pathlib import Path
 
-from cardgen.engines.base import Engine, IllegalAction, Setup, action_words
+from cardgen.engines.base import Engine, Setup, action_words
 from cardgen.errors import ContentError, Issue
 
 END, FILL, KEEP, BOTTOM = ("end",), ("fill",), ("keep",), ("bottom",)
@@ -219,9 +219,8 @@ class HiveEngine(Engine):
             return []
         return [i for i, b in enumerate(bees) if self.cost[b] <= max_cost and "Shelter" not in self.kw[b]]
 
-    def apply(self, s: HiveState, action) -> HiveState:
-        if action not in self.legal_actions(s):
-            raise IllegalAction(f"{action!r} is not legal here")
+    def apply_chosen(self, s: HiveState, action) -> HiveState:
+        # (a move from legal_actions(s): the base class's apply checks any other move first)
         verb = action[0]
         p = s.cur
         if verb == "play":

@@ -127,7 +127,7 @@ from math import floor
 from operator import getitem
 from pathlib import Path
 
-from cardgen.engines.base import Engine, IllegalAction, RuleConflict, Setup, action_words
+from cardgen.engines.base import Engine, RuleConflict, Setup, action_words
 from cardgen.errors import ContentError, Issue
 
 from . import replay
@@ -1263,14 +1263,6 @@ class AdaptEngine(Engine):
         return extra if extra <= exp else -1
 
     # -- applying actions ---------------------------------------------------------------------------
-    def apply(self, st, action):
-        legal = st.legal
-        if legal is None:
-            legal = self.legal_actions(st)
-        if action not in legal:
-            raise IllegalAction(f"{action!r} is not legal here")
-        return self.apply_chosen(st, action)
-
     def apply_chosen(self, st, action):
         # (The unchecked simulator's entry, so the check lives in apply, which calls this.)
         st.legal = None

@@ -852,14 +852,6 @@ class AmfibidoEngine(ViewsMixin, Engine):
         return 1
 
     # -- apply ----------------------------------------------------------------------------------
-    def apply(self, st, action):
-        legal = st.legal
-        if legal is None:
-            legal = self.legal_actions(st)
-        if action not in legal:
-            raise IllegalAction(f"{action!r} is not legal here")
-        return self.apply_chosen(st, action)
-
     def apply_chosen(self, st, action):
         st.legal = None
         if st.pend:

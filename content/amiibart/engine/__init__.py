@@ -69,7 +69,7 @@ import itertools
 import random
 from pathlib import Path
 
-from cardgen.engines.base import Engine, IllegalAction, Setup
+from cardgen.engines.base import Engine, Setup
 from cardgen.errors import ContentError, Issue
 
 from . import replay
@@ -1035,21 +1035,6 @@ class AmiibartEngine(Engine):
                         acts.append(row[u])
                 return
         acts += tab[0][side1][m1]
-
-    def apply(self, s, a):
-        legal = s.legal
-        if legal is None:
-            legal = self.legal_actions(s)
-        # An action taken from the legal list is found by identity: a Python loop of `is` tests
-        # costs less than `in`, which compares the tuples before it item by item. Attacks come
-        # last in the list: they are looked for from the end.
-        for x in reversed(legal) if a[0] == 4 else legal:
-            if x is a:
-                break
-        else:
-            if a not in legal:
-                raise IllegalAction(f"{a!r} is not legal here")
-        return self.apply_chosen(s, a)
 
     def apply_chosen(self, s, a):
         # (apply without looking `a` up: the caller took it from legal_actions(s))

@@ -1151,7 +1151,7 @@ class ComboFighterEngine(Engine):
         top = [self.names[c] for c in reversed(f.deck[-n:])]
         return [("order", p) for p in dict.fromkeys(itertools.permutations(top))]
 
-    def apply(self, s: CFState, action) -> CFState:
+    def apply_chosen(self, s: CFState, action) -> CFState:
         s.fresh = False
         ph = s.phase
         if ph == CHOOSE:

@@ -278,7 +278,7 @@ class DojoDuelEngine(Engine):
             return [acts[k] for k in sorted(set(state.hands[state.to_move]))]
         return []
 
-    def apply(self, s: DojoState, action) -> DojoState:
+    def apply_chosen(self, s: DojoState, action) -> DojoState:
         phase = s.phase
         p = s.to_move
         if phase == PICK:
