@@ -143,24 +143,24 @@ class _Finder(importlib.abc.MetaPathFinder):
         package = _PACKAGES.get(root)
         if package is None:
             return None
+        # This finder is the only one for a game package: what it does not find is not there (the
+        # standard finders would follow links out, load compiled files and write __pycache__).
         parts = fullname.split(".")[1:]
         base = package.folder.joinpath(*parts)
-        if not parts or (base.is_dir() and not (base / "__init__.py").exists()):
-            if _inside(package.folder, base) is None or not base.is_dir():
-                return None
-            # the folder itself, or a folder without __init__.py: a package with no code of its own
+        folder_only = not parts or (base.is_dir() and not (base / "__init__.py").exists())
+        if folder_only and _inside(package.folder, base) is not None and base.is_dir():
+            # the game folder itself, or a folder without __init__.py: a package with no code of its own
             spec = importlib.machinery.ModuleSpec(fullname, _Loader(package, None), is_package=True)
             spec.submodule_search_locations = [str(base)]
             return spec
         for candidate, is_package in ((base / "__init__.py", True), (base.with_suffix(".py"), False)):
-            if candidate.exists() or candidate.is_symlink():
-                if _inside(package.folder, candidate) is None or not _regular(candidate):
-                    return None      # a link out of the folder, a FIFO, a device: not code to run
-                spec = importlib.util.spec_from_file_location(
+            if (candidate.exists() or candidate.is_symlink()) and _inside(package.folder, candidate) \
+                    and _regular(candidate):       # not a link out of the folder, a FIFO, a device
+                return importlib.util.spec_from_file_location(
                     fullname, candidate, loader=_Loader(package, candidate),
                     submodule_search_locations=[str(base)] if is_package else None)
-                return spec
-        return None
+        raise ModuleNotFoundError(f"no module {'.'.join(parts)!r} in the game folder (only .py files "
+                                  "inside it are imported)", name=fullname)
 
 
 class _Loader(importlib.abc.Loader):
