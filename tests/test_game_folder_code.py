@@ -211,3 +211,14 @@ def test_no_module_of_cardgen_names_a_game():
         if hits:
             found[str(path.relative_to(ROOT))] = hits
     assert found == {}
+
+
+def test_the_old_code_key_says_where_the_python_went(tmp_path):
+    folder = tmp_path / "guild"
+    shutil.copytree(ROOT / "tests" / "data" / "lantern-guild", folder)
+    text = (folder / "game.yaml").read_text()
+    (folder / "game.yaml").write_text(text.replace("\nname:", "\ncode: dojo_duel\nname:", 1))
+    with pytest.raises(ContentError) as caught:
+        load_game(folder)
+    (issue,) = caught.value.issues
+    assert issue.field == "code" and "engine:, deck_checks: and aids:" in issue.message

@@ -108,7 +108,13 @@ class GameLoader:
                        f"game.yaml must be a mapping of settings, got {show(raw)}")
             issues.raise_if_any()
         ctx = CheckContext(issues, icons=set(raw.get("icons") or {}))
-        check_fields(raw, GAME_FIELDS, ["id", "name"], raw.line, "", ctx)
+        checked = raw
+        if "code" in raw:       # (bundled games named their modules inside cardgen with it, until 2026-11)
+            issues.add(raw.line_of("code"), "code", "`code:` is gone: a game's Python lives in its "
+                       "folder, named by engine:, deck_checks: and aids: (docs/game-format.md)")
+            checked = LineDict({k: v for k, v in raw.items() if k != "code"})
+            checked.line, checked.key_lines = raw.line, raw.key_lines
+        check_fields(checked, GAME_FIELDS, ["id", "name"], raw.line, "", ctx)
 
         shared = self._parse_specs(raw.get("fields") or {}, "fields", issues, raw)
         card_types = self._parse_card_types(raw, shared, issues)
