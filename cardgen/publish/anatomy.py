@@ -10,7 +10,6 @@ from markupsafe import Markup
 
 from cardgen.fsutil import write_atomic
 from cardgen.model import Game
-from cardgen.publish.chapters import slugify
 from cardgen.publish.nodes import human, is_flat, rich
 
 
@@ -60,7 +59,7 @@ def anatomy_image(game: Game, out_dir: Path, card_name: str | None) -> Path | No
     card = pick_anatomy_card(game, card_name)
     if card is None:
         return None
-    target = out_dir / "rulebook-assets" / f"anatomy-{slugify(card.name, set())}.png"
+    target = out_dir / "rulebook-assets" / f"anatomy-{card.stem}.png"
     stamp = target.with_suffix(".key")
     key = _render_key(game, card)
     if key and target.is_file() and stamp.is_file() and stamp.read_text() == key:

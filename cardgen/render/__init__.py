@@ -1,7 +1,8 @@
 """Card faces: layouts (data) -> display lists -> PNG (Pillow) or PDF (ReportLab).
 
-`render_game` writes out/<game>/cards/<slug>.png for every card and out/<game>/backs/<name>.png
-for every back, in parallel on every core, skipping cards whose inputs have not changed.
+`render_game` writes out/<game>/cards/<stem>.png for every card (Card.stem) and backs/ and
+reference/ PNGs for every back and card-sized player aid, in parallel on every core, skipping
+cards whose inputs have not changed.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from pathlib import Path
 
 from cardgen import __version__
 from cardgen.errors import ContentError, Issue
+from cardgen.filenames import file_stem
 from cardgen.fsutil import write_atomic
 from cardgen.model import Card, Game
 from cardgen.parallel import can_fork, can_spawn, first_of_each
@@ -29,7 +31,6 @@ from cardgen.render.layout import (
     layout_face,
     layout_reference,
     load_layouts,
-    slug,
 )
 
 # Print-shop presets: what each asks for at poker size. Other sizes keep the shop's bleed.
@@ -48,8 +49,13 @@ class RenderResult:
     seconds: float = 0.0
 
 
-def card_filename(card: Card) -> str:
-    return f"{slug(card.name)}.png"
+FOLDERS = {"card": "cards", "back": "backs", "reference": "reference"}
+
+
+def png_path(out_dir: Path, game: Game, kind: str, name: str) -> Path:
+    """Where out/<game> holds the PNG of a card, a back or a reference card, by kind and name."""
+    stem = game.cards[name].stem if kind == "card" else file_stem(name)
+    return out_dir / FOLDERS[kind] / f"{stem}.png"
 
 
 def render_card_png(game: Game, card_name: str, out_path: Path, preset: str | None = None) -> Path:
@@ -171,18 +177,18 @@ def _prepare(game: Game, out_root: Path, only, preset, use_cache, ahead: bool) -
     job = _Job(game, layouts, preset, out_dir, [], cache, RenderResult(), start)
     for card in cards:
         key = cache_key(layouts, card)
-        path = out_dir / "cards" / card_filename(card)
+        path = png_path(out_dir, game, "card", card.name)
         if cache.get(path.name) == key and path.is_file():
             job.result.skipped += 1
             continue
         job.tasks.append(("card", card.name, None, key))
     backs = sorted({back_name(layouts, c) for c in game.cards.values()} | (
         {"default"} if "default" in layouts.backs else set()))
-    others = [("back", "backs", name) for name in backs]
-    others += [("reference", "reference", name) for name in (layouts.reference if not only else ())]
-    for kind, folder, name in others:
+    others = [("back", name) for name in backs]
+    others += [("reference", name) for name in (layouts.reference if not only else ())]
+    for kind, name in others:
         key = cache_key(layouts, None, f"{kind}:{name}")
-        path = out_dir / folder / f"{slug(name)}.png"
+        path = png_path(out_dir, game, kind, name)
         if cache.get(f"{kind}:{path.name}") == key and path.is_file():
             job.result.skipped += 1
             continue
@@ -303,16 +309,12 @@ def _render_task(game: Game, layouts: Layouts, dpi: int, task, out_dir: Path):
     kind, name, back, key = task
     try:
         if kind == "card":
-            card = game.cards[name]
-            face = layout_face(layouts, card)
-            path = out_dir / "cards" / card_filename(card)
+            face = layout_face(layouts, game.cards[name])
         elif kind == "reference":
             face = layout_reference(layouts, back)
-            path = out_dir / "reference" / f"{slug(back)}.png"
         else:
             face = layout_back(layouts, back)
-            path = out_dir / "backs" / f"{slug(back)}.png"
-        write_atomic(path, png_bytes(face, dpi))
+        path = write_atomic(png_path(out_dir, game, kind, name), png_bytes(face, dpi))
         return (kind, name, key, path)
     except LayoutError as exc:
         return exc.issue()

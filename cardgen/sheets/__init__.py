@@ -108,9 +108,9 @@ def _add_reference_cards(load, layouts, aids, with_backs: bool) -> None:
 
 
 def output_stem(deck: Deck | None) -> str:
-    from cardgen.render.layout import slug
+    from cardgen.filenames import deck_stem
 
-    return "proxies" if deck is None else slug(deck.path.stem)
+    return "proxies" if deck is None else deck_stem(deck.path)
 
 
 def make_sheets(game: Game, out_dir: Path, deck: Deck | None = None,

@@ -70,16 +70,16 @@ class _Pictures:
                 self.stamps = {}
 
     def _png(self, card: Card | None, back: str | None) -> Path | None:
-        from cardgen.render import cache_key, card_filename
-        from cardgen.render.layout import slug
+        from cardgen.render import cache_key, png_path
 
         if self.rendered is None or not isinstance(self.stamps, dict):
             return None
+        game = self.layouts.game
         if card is not None:
-            path, key = self.rendered / "cards" / card_filename(card), cache_key(self.layouts, card)
+            path, key = png_path(self.rendered, game, "card", card.name), cache_key(self.layouts, card)
             stamp = self.stamps.get(path.name)
         else:
-            path = self.rendered / "backs" / f"{slug(back)}.png"
+            path = png_path(self.rendered, game, "back", back)
             key, stamp = cache_key(self.layouts, None, f"back:{back}"), self.stamps.get(f"back:{path.name}")
         return path if stamp == key and path.is_file() else None
 
@@ -226,9 +226,9 @@ def _previous(json_path: Path) -> TTSResult | None:
 
 
 def _slugname(name: str) -> str:
-    from cardgen.render.layout import slug
+    from cardgen.filenames import file_stem
 
-    return slug(name.removeprefix("back: ")) or "back"
+    return file_stem(name.removeprefix("back: "))
 
 
 def _transform(x: float = 0.0, scale=(1.0, 1.0)) -> dict:
