@@ -19,6 +19,7 @@ from cardgen.filenames import deck_stem, taken_by
 from cardgen.fsutil import write_atomic
 from cardgen.model import Card, Game
 from cardgen.model.fields import BoolSpec, EnumSpec, IntSpec, KeywordSpec, ListSpec, Spec
+from cardgen.outputs import remember
 from cardgen.paths import templates_dir
 
 THUMB_WIDTH = 450
@@ -62,6 +63,8 @@ def build_site(game: Game, out_dir: Path) -> list[Path]:
         rows = [(by_name[n], count) for n, count in deck["counts"].items() if n in by_name]
         written.append(write_atomic(site / "deck" / f"{deck['slug']}.html", deck_page.render(
             **common, deck=deck, rows=rows, root="../")))
+    written += [site / card["image"] for card in cards if card["image"]]
+    remember(game, out_dir, {"site": written})
     return written
 
 

@@ -60,7 +60,7 @@ def anatomy_image(game: Game, out_dir: Path, card_name: str | None) -> Path | No
     if card is None:
         return None
     target = out_dir / "rulebook-assets" / f"anatomy-{card.stem}.png"
-    stamp = target.with_suffix(".key")
+    target, stamp = anatomy_files(target)
     key = _render_key(game, card)
     if key and target.is_file() and stamp.is_file() and stamp.read_text() == key:
         return target                                   # unchanged card and layout: reuse it
@@ -69,6 +69,11 @@ def anatomy_image(game: Game, out_dir: Path, card_name: str | None) -> Path | No
     if key:
         write_atomic(stamp, key)
     return path
+
+
+def anatomy_files(image: Path) -> list[Path]:
+    """An anatomy picture and the stamp of what it was drawn from."""
+    return [image, image.with_suffix(".key")]
 
 
 def _render_key(game: Game, card) -> str | None:

@@ -21,6 +21,7 @@ from cardgen.errors import ContentError, Issue
 from cardgen.filenames import file_stem
 from cardgen.fsutil import write_atomic
 from cardgen.model import Card, Game
+from cardgen.outputs import remember
 from cardgen.parallel import can_fork, can_spawn, first_of_each
 from cardgen.render.layout import (
     LayoutError,
@@ -154,6 +155,8 @@ class _Job:
     result: RenderResult
     start: float
     early: list = field(default_factory=list)     # drawn while preparing (see _draw_firsts)
+    files: list[Path] = field(default_factory=list)   # every PNG this render stands for, drawn or not
+    whole: bool = True                             # all of them (not `--only` some cards)
 
 
 def _prepare_or_error(game: Game, out_root: Path, only, preset, use_cache,
@@ -174,10 +177,11 @@ def _prepare(game: Game, out_root: Path, only, preset, use_cache, ahead: bool) -
     out_dir = out_root / game.id
     cards = [game.cards[n] for n in only] if only else list(game.cards.values())
     cache = _read_cache(out_dir / "cards" / ".cache.json") if use_cache else {}
-    job = _Job(game, layouts, preset, out_dir, [], cache, RenderResult(), start)
+    job = _Job(game, layouts, preset, out_dir, [], cache, RenderResult(), start, whole=not only)
     for card in cards:
         key = cache_key(layouts, card)
         path = png_path(out_dir, game, "card", card.name)
+        job.files.append(path)
         if cache.get(path.name) == key and path.is_file():
             job.result.skipped += 1
             continue
@@ -189,6 +193,7 @@ def _prepare(game: Game, out_root: Path, only, preset, use_cache, ahead: bool) -
     for kind, name in others:
         key = cache_key(layouts, None, f"{kind}:{name}")
         path = png_path(out_dir, game, kind, name)
+        job.files.append(path)
         if cache.get(f"{kind}:{path.name}") == key and path.is_file():
             job.result.skipped += 1
             continue
@@ -244,6 +249,8 @@ def _collect(job: _Job, outputs, progress: bool) -> RenderResult:
         print(file=sys.stderr)
     if total:
         write_atomic(job.out_dir / "cards" / ".cache.json", json.dumps(job.cache, indent=0, sort_keys=True))
+    # (a card that failed keeps the PNG it had; the PNGs of cards that are gone go)
+    remember(job.game, job.out_dir, {"cards": [p for p in job.files if p.is_file()]}, complete=job.whole)
     result.seconds = time.perf_counter() - job.start
     return result
 

@@ -16,6 +16,7 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
+from cardgen import outputs
 from cardgen.errors import ContentError, Issue, did_you_mean
 from cardgen.fsutil import write_atomic
 from cardgen.model import Card, Deck, Game
@@ -168,6 +169,8 @@ def make_sheets(game: Game, out_dir: Path, deck: Deck | None = None,
             for i in todo:
                 _write_doc(load, options, docs[i])
         remember(out_dir, {docs[i][0].name: docs[i][2] for i in todo})
+    outputs.remember(game, out_dir, {f"sheets {imp.paper if imp else 'singles'}": [path]
+                                     for path, imp, _digest in docs}, deck.path if deck else None)
     return [path for path, _imp, _digest in docs]
 
 

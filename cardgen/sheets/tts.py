@@ -140,7 +140,7 @@ def export_tts(game: Game, out_dir: Path, deck: Deck | None = None, fmt: str = "
     if unchanged(out_dir, f"{stem}.json", digest):
         previous = _previous(out_dir / f"{stem}.json")
         if previous is not None:
-            return previous
+            return _recorded(game, previous, fmt, deck)
     load, _ = prepare(game, deck, cache=cache, layouts=layouts)
     # one entry per distinct card, in print order; its face/back are the Face objects prepared
     faces, backs = [], []
@@ -198,7 +198,16 @@ def export_tts(game: Game, out_dir: Path, deck: Deck | None = None, fmt: str = "
     data = _saved_object(game, title, wanted, ids_of, custom_decks, layouts.width, layouts.height)
     json_path = write_atomic(out_dir / f"{stem}.json", json.dumps(data, indent=2, ensure_ascii=False) + "\n")
     remember(out_dir, {json_path.name: digest})
-    return TTSResult(json_path, images, sheets, sum(n for _, n in wanted))
+    return _recorded(game, TTSResult(json_path, images, sheets, sum(n for _, n in wanted)), fmt, deck)
+
+
+def _recorded(game: Game, result: TTSResult, fmt: str, deck: Deck | None) -> TTSResult:
+    """The export's files, recorded in its folder, beside its stamps (a sheet no longer needed goes)."""
+    from cardgen.outputs import remember
+
+    remember(game, result.json_path.parent, {f"tts {fmt}": [*result.images, result.json_path]},
+             deck.path if deck else None)
+    return result
 
 
 def _previous(json_path: Path) -> TTSResult | None:
