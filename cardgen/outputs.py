@@ -32,6 +32,7 @@ def remember(game: Game, root: Path, scopes: dict[str, list[Path]], deck: Path |
     to them), and everything written for deck files that are gone. Returns the files removed."""
     root = Path(root)
     record = _read(root)
+    before = json.dumps(record, sort_keys=True)
     owner = _deck_ref(game, deck) if deck is not None else None
     stale: set[str] = set()
     for scope, files in scopes.items():
@@ -50,8 +51,9 @@ def remember(game: Game, root: Path, scopes: dict[str, list[Path]], deck: Path |
     wanted = {rel for entry in record.values() for rel in entry["files"]}
     removed = [path for path in (_inside(root, rel) for rel in sorted(stale - wanted))
                if path is not None and _remove(path)]
-    write_atomic(root / RECORD, json.dumps({"format": FORMAT, "scopes": record}, indent=1,
-                                           ensure_ascii=False, sort_keys=True) + "\n")
+    if json.dumps(record, sort_keys=True) != before or not (root / RECORD).is_file():
+        write_atomic(root / RECORD, json.dumps({"format": FORMAT, "scopes": record}, indent=1,
+                                               ensure_ascii=False, sort_keys=True) + "\n")
     return removed
 
 

@@ -21,6 +21,7 @@ from cardgen.model import Card, Game
 from cardgen.model.fields import BoolSpec, EnumSpec, IntSpec, KeywordSpec, ListSpec, Spec
 from cardgen.outputs import remember
 from cardgen.paths import templates_dir
+from cardgen.render import png_path
 
 THUMB_WIDTH = 450
 MAX_NUMERIC_FILTER = 16   # an int field with at most this many values gets a filter
@@ -121,7 +122,7 @@ def _bleed_mm(game: Game) -> float:
 
 
 def _card_data(game: Game, card: Card, out_dir: Path, site: Path, bleed: float) -> dict:
-    image = out_dir / "cards" / f"{card.stem}.png"
+    image = png_path(out_dir, game, "card", card.name)
     thumb = _thumbnail(image, site / "img" / f"{card.stem}.jpg", bleed)
     values = {"type": card.type}
     for name, value in card.fields.items():

@@ -59,8 +59,7 @@ def anatomy_image(game: Game, out_dir: Path, card_name: str | None) -> Path | No
     card = pick_anatomy_card(game, card_name)
     if card is None:
         return None
-    target = out_dir / "rulebook-assets" / f"anatomy-{card.stem}.png"
-    target, stamp = anatomy_files(target)
+    target, stamp = anatomy_files(out_dir / "rulebook-assets" / f"anatomy-{card.stem}.png")
     key = _render_key(game, card)
     if key and target.is_file() and stamp.is_file() and stamp.read_text() == key:
         return target                                   # unchanged card and layout: reuse it
