@@ -139,3 +139,21 @@ def test_two_deck_files_with_one_file_name_are_an_error(tmp_path):
         build_site(load_game(folder), tmp_path / "out")
     [issue] = caught.value.issues
     assert issue.file.name == "harbour.yaml" and "Harbour!.yaml" in issue.message
+
+
+def test_a_deck_named_like_the_whole_set_does_not_overwrite_its_prints(tmp_path):
+    from cardgen.model import load_deck
+    from cardgen.sheets import make_sheets
+    from cardgen.sheets.tts import export_tts
+
+    folder = lantern_in(LANTERN, tmp_path)
+    game = load_game(folder)
+    out = tmp_path / "out"
+    for name, write in [("Proxies.yaml", lambda deck: make_sheets(game, out, deck)),
+                        ("lantern-guild.yaml", lambda deck: export_tts(game, out / "tts", deck))]:
+        shutil.copy(folder / "decks" / "harbour.yaml", folder / "decks" / name)
+        with pytest.raises(ContentError) as caught:
+            write(load_deck(folder / "decks" / name))
+        [issue] = caught.value.issues
+        assert issue.file.name == name and "overwrite the whole set's" in issue.message
+    assert not out.exists()

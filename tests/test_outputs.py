@@ -75,6 +75,21 @@ def test_a_build_removes_what_it_wrote_for_cards_and_decks_that_are_gone(tmp_pat
         assert after[name] == before[name]
 
 
+def test_a_reference_card_taken_out_of_the_layouts_goes(tmp_path):
+    from cardgen.render import render_game
+
+    folder = _game(tmp_path)
+    layouts = folder / "layouts.yaml"
+    reference = "reference:\n  Turn Order:\n    - {rect: bleed, fill: ink}\n"
+    layouts.write_text(layouts.read_text() + reference)
+    render_game(load_game(folder), tmp_path / "out")
+    out = tmp_path / "out" / "lantern-guild"
+    assert (out / "reference" / "turn-order.png").is_file()
+    layouts.write_text(layouts.read_text().replace(reference, ""))
+    render_game(load_game(folder), tmp_path / "out")
+    assert not (out / "reference" / "turn-order.png").exists() and (out / "cards" / "spare-oil.png").is_file()
+
+
 def test_render_of_some_cards_removes_nothing(tmp_path):
     from cardgen.render import render_game
 

@@ -108,10 +108,18 @@ def _add_reference_cards(load, layouts, aids, with_backs: bool) -> None:
         load.backs.extend([back] * copies)
 
 
-def output_stem(deck: Deck | None) -> str:
+def output_stem(deck: Deck | None, whole: str = "proxies") -> str:
+    """What a print's files are named by: `whole` for the whole set, the deck file's name for a deck
+    (which must not be `whole`: the deck's files would overwrite the set's)."""
     from cardgen.filenames import deck_stem
 
-    return "proxies" if deck is None else deck_stem(deck.path)
+    if deck is None:
+        return whole
+    stem = deck_stem(deck.path)
+    if stem.casefold() == whole.casefold():
+        raise ContentError([Issue(deck.path, None, None, f"a deck file with this name would overwrite the "
+                                                         f"whole set's {whole}-* files: rename it")])
+    return stem
 
 
 def make_sheets(game: Game, out_dir: Path, deck: Deck | None = None,

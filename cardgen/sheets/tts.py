@@ -134,7 +134,7 @@ def export_tts(game: Game, out_dir: Path, deck: Deck | None = None, fmt: str = "
     from cardgen.sheets.faces import inputs_digest, remember, unchanged
 
     layouts = load_layouts(game)
-    stem = game.id if deck is None else output_stem(deck)
+    stem = output_stem(deck, game.id)
     title = game.name if deck is None else f"{game.name}: {deck.name}"
     digest = inputs_digest(layouts, wanted, title, "tts", fmt, MAX_PX, PER_SHEET)
     if unchanged(out_dir, f"{stem}.json", digest):
