@@ -14,11 +14,14 @@ from pathlib import Path
 
 from markupsafe import Markup, escape
 
+from cardgen.errors import ContentError, Issue
+from cardgen.filenames import deck_stem, taken_by
 from cardgen.fsutil import write_atomic
 from cardgen.model import Card, Game
 from cardgen.model.fields import BoolSpec, EnumSpec, IntSpec, KeywordSpec, ListSpec, Spec
+from cardgen.outputs import remember
 from cardgen.paths import templates_dir
-from cardgen.render.layout import slug
+from cardgen.render import png_path
 
 THUMB_WIDTH = 450
 MAX_NUMERIC_FILTER = 16   # an int field with at most this many values gets a filter
@@ -61,6 +64,8 @@ def build_site(game: Game, out_dir: Path) -> list[Path]:
         rows = [(by_name[n], count) for n, count in deck["counts"].items() if n in by_name]
         written.append(write_atomic(site / "deck" / f"{deck['slug']}.html", deck_page.render(
             **common, deck=deck, rows=rows, root="../")))
+    written += [site / card["image"] for card in cards if card["image"]]
+    remember(game, out_dir, {"site": written})
     return written
 
 
@@ -117,17 +122,17 @@ def _bleed_mm(game: Game) -> float:
 
 
 def _card_data(game: Game, card: Card, out_dir: Path, site: Path, bleed: float) -> dict:
-    image = out_dir / "cards" / f"{slug(card.name)}.png"
-    thumb = _thumbnail(image, site / "img" / f"{slug(card.name)}.jpg", bleed)
+    image = png_path(out_dir, game, "card", card.name)
+    thumb = _thumbnail(image, site / "img" / f"{card.stem}.jpg", bleed)
     values = {"type": card.type}
     for name, value in card.fields.items():
         if isinstance(value, (str, int, bool)) or (isinstance(value, list) and all(
                 isinstance(v, (str, int)) for v in value)):
             values[name] = value
     return {
-        "name": card.name, "slug": slug(card.name), "type": card.type,
+        "name": card.name, "slug": card.stem, "type": card.type,
         "type_label": game.card_types[card.type].label,
-        "image": f"img/{slug(card.name)}.jpg" if thumb else None,
+        "image": f"img/{card.stem}.jpg" if thumb else None,
         "full_image": f"../cards/{image.name}" if image.is_file() else None,
         "text": _search_text(card),
         "values": values,
@@ -219,14 +224,21 @@ def _decks(game: Game) -> list[dict]:
     from cardgen.model import load_deck
     from cardgen.rules import check_deck
 
-    out = []
+    out, pages, clashes = [], {}, []
     for path in sorted((game.folder / "decks").glob("*.yaml")):
+        first = taken_by(pages, deck_stem(path), path)
+        if first is not None:
+            clashes.append(Issue(path, None, None, f"would share its page (deck/{deck_stem(path)}.html) with "
+                                                   f"{first.name}: rename one of the two deck files"))
+            continue
         deck = load_deck(path)
         counts: dict[str, int] = {}
         for entry in deck.entries:
             if entry.card is not None and isinstance(entry.count, int):
                 counts[entry.name] = counts.get(entry.name, 0) + entry.count
-        out.append({"name": deck.name, "slug": slug(path.stem), "counts": counts,
+        out.append({"name": deck.name, "slug": deck_stem(path), "counts": counts,
                     "total": sum(counts.values()), "legal": not check_deck(deck),
                     "fields": {k: v for k, v in deck.fields.items()}})
+    if clashes:
+        raise ContentError(clashes)
     return out

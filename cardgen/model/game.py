@@ -6,6 +6,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from cardgen.filenames import file_stem
 from cardgen.model.fields import Spec
 
 
@@ -28,6 +29,11 @@ class Card:
     file: Path
     line: int
     field_lines: dict[str, int] = field(default_factory=dict)
+    # what every file made for this card is called (cards/<stem>.png, site/card/<stem>.html...)
+    stem: str = ""
+
+    def __post_init__(self):
+        self.stem = self.stem or file_stem(self.name)
 
     def get(self, key: str, default: Any = None) -> Any:
         return self.fields.get(key, default)

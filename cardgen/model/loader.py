@@ -8,7 +8,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from cardgen.errors import ContentError, Issue, IssueList, did_you_mean
+from cardgen.errors import ContentError, Issue, IssueList, did_you_mean, display_path
+from cardgen.filenames import taken_by
 from cardgen.gamecode import HOOKS, hook_path
 from cardgen.model.fields import (
     AnySpec,
@@ -277,6 +278,7 @@ class GameLoader:
                 self.issues.extend(exc.issues)
         cards: dict[str, Card] = {}
         names: dict[str, str] = {}
+        files_of: dict[str, tuple[Card, int]] = {}     # file names taken: card, line of its name
         for path, raw in raw_cards:
             name, card_type = raw.get("name"), raw.get("type")
             if not isinstance(name, str) or not name.strip():
@@ -287,8 +289,9 @@ class GameLoader:
                                          f"duplicate card name {name!r} (first at "
                                          f"{first.file.name}:{first.line})"))
                 continue
-            cards[name] = Card(name, str(card_type), 1, {}, path, raw.line)
+            card = cards[name] = Card(name, str(card_type), 1, {}, path, raw.line)
             names[name] = str(card_type)
+            self._check_file_name(card, raw.line_of("name"), files_of)
 
         for path, raw in raw_cards:
             issues = IssueList(path)
@@ -301,6 +304,17 @@ class GameLoader:
                 card.fields = {k: v for k, v in raw.items() if k not in CARD_CORE_FIELDS}
                 card.field_lines = dict(raw.key_lines)
         return cards
+
+    def _check_file_name(self, card: Card, line: int, files_of: dict[str, tuple[Card, int]]) -> None:
+        """Every output of a card is named by its stem: two cards with one stem (case aside, as
+        macOS and Windows ignore it) would overwrite each other's files."""
+        taken = taken_by(files_of, card.stem, (card, line))
+        if taken:
+            first, first_line = taken
+            self.issues.append(Issue(card.file, line, "name", (
+                f"card {card.name!r} would share its file name ({first.stem}) with card {first.name!r} "
+                f"({display_path(first.file)}:{first_line}): file names keep only letters and digits, "
+                "ignoring case; rename one of them")))
 
     def _cards_in_file(self, path: Path) -> list[LineDict]:
         data = read_yaml(path)

@@ -10,7 +10,6 @@ from markupsafe import Markup
 
 from cardgen.fsutil import write_atomic
 from cardgen.model import Game
-from cardgen.publish.chapters import slugify
 from cardgen.publish.nodes import human, is_flat, rich
 
 
@@ -60,8 +59,7 @@ def anatomy_image(game: Game, out_dir: Path, card_name: str | None) -> Path | No
     card = pick_anatomy_card(game, card_name)
     if card is None:
         return None
-    target = out_dir / "rulebook-assets" / f"anatomy-{slugify(card.name, set())}.png"
-    stamp = target.with_suffix(".key")
+    target, stamp = anatomy_files(out_dir / "rulebook-assets" / f"anatomy-{card.stem}.png")
     key = _render_key(game, card)
     if key and target.is_file() and stamp.is_file() and stamp.read_text() == key:
         return target                                   # unchanged card and layout: reuse it
@@ -70,6 +68,11 @@ def anatomy_image(game: Game, out_dir: Path, card_name: str | None) -> Path | No
     if key:
         write_atomic(stamp, key)
     return path
+
+
+def anatomy_files(image: Path) -> list[Path]:
+    """An anatomy picture and the stamp of what it was drawn from."""
+    return [image, image.with_suffix(".key")]
 
 
 def _render_key(game: Game, card) -> str | None:

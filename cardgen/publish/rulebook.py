@@ -9,6 +9,7 @@ from markupsafe import Markup, escape
 
 from cardgen.errors import ContentError, Issue
 from cardgen.model import Game
+from cardgen.outputs import remember
 from cardgen.publish import anatomy, sections
 from cardgen.publish.chapters import Block, Chapter, parse_chapter, read_chapter_files, slugify
 from cardgen.publish.document import PAPER, base_context, make_fetcher, palette, render_template, write_pdf
@@ -168,6 +169,8 @@ def build_rulebook(game: Game, out_dir: Path, paper: str = DEFAULT_PAPER,
     """Write out_dir/rulebook.pdf; returns (path, pages, the assembled book)."""
     out_dir = Path(out_dir)
     book = assemble(game, out_dir)
+    # the card anatomy pictures: one of a card that is gone (or no longer shown) goes
+    remember(game, out_dir, {"rulebook": [f for p in book.extra_files for f in anatomy.anatomy_files(p)]})
     html = render_html(game, book, paper)
     source = game.folder / "rules" if (game.folder / "rules").is_dir() else game.folder / "game.yaml"
     fetcher = make_fetcher(game, source, book.extra_files)

@@ -1,7 +1,8 @@
 """Card faces: layouts (data) -> display lists -> PNG (Pillow) or PDF (ReportLab).
 
-`render_game` writes out/<game>/cards/<slug>.png for every card and out/<game>/backs/<name>.png
-for every back, in parallel on every core, skipping cards whose inputs have not changed.
+`render_game` writes out/<game>/cards/<stem>.png for every card (Card.stem) and backs/ and
+reference/ PNGs for every back and card-sized player aid, in parallel on every core, skipping
+cards whose inputs have not changed.
 """
 
 from __future__ import annotations
@@ -17,8 +18,10 @@ from pathlib import Path
 
 from cardgen import __version__
 from cardgen.errors import ContentError, Issue
+from cardgen.filenames import file_stem
 from cardgen.fsutil import write_atomic
 from cardgen.model import Card, Game
+from cardgen.outputs import remember
 from cardgen.parallel import can_fork, can_spawn, first_of_each
 from cardgen.render.layout import (
     LayoutError,
@@ -29,7 +32,6 @@ from cardgen.render.layout import (
     layout_face,
     layout_reference,
     load_layouts,
-    slug,
 )
 
 # Print-shop presets: what each asks for at poker size. Other sizes keep the shop's bleed.
@@ -48,8 +50,13 @@ class RenderResult:
     seconds: float = 0.0
 
 
-def card_filename(card: Card) -> str:
-    return f"{slug(card.name)}.png"
+FOLDERS = {"card": "cards", "back": "backs", "reference": "reference"}
+
+
+def png_path(out_dir: Path, game: Game, kind: str, name: str) -> Path:
+    """Where out/<game> holds the PNG of a card, a back or a reference card, by kind and name."""
+    stem = game.cards[name].stem if kind == "card" else file_stem(name)
+    return out_dir / FOLDERS[kind] / f"{stem}.png"
 
 
 def render_card_png(game: Game, card_name: str, out_path: Path, preset: str | None = None) -> Path:
@@ -148,6 +155,8 @@ class _Job:
     result: RenderResult
     start: float
     early: list = field(default_factory=list)     # drawn while preparing (see _draw_firsts)
+    files: list[Path] = field(default_factory=list)   # every PNG this render stands for, drawn or not
+    whole: bool = True                             # all of them (not `--only` some cards)
 
 
 def _prepare_or_error(game: Game, out_root: Path, only, preset, use_cache,
@@ -168,21 +177,23 @@ def _prepare(game: Game, out_root: Path, only, preset, use_cache, ahead: bool) -
     out_dir = out_root / game.id
     cards = [game.cards[n] for n in only] if only else list(game.cards.values())
     cache = _read_cache(out_dir / "cards" / ".cache.json") if use_cache else {}
-    job = _Job(game, layouts, preset, out_dir, [], cache, RenderResult(), start)
+    job = _Job(game, layouts, preset, out_dir, [], cache, RenderResult(), start, whole=not only)
     for card in cards:
         key = cache_key(layouts, card)
-        path = out_dir / "cards" / card_filename(card)
+        path = png_path(out_dir, game, "card", card.name)
+        job.files.append(path)
         if cache.get(path.name) == key and path.is_file():
             job.result.skipped += 1
             continue
         job.tasks.append(("card", card.name, None, key))
     backs = sorted({back_name(layouts, c) for c in game.cards.values()} | (
         {"default"} if "default" in layouts.backs else set()))
-    others = [("back", "backs", name) for name in backs]
-    others += [("reference", "reference", name) for name in (layouts.reference if not only else ())]
-    for kind, folder, name in others:
+    others = [("back", name) for name in backs]
+    others += [("reference", name) for name in (layouts.reference if not only else ())]
+    for kind, name in others:
         key = cache_key(layouts, None, f"{kind}:{name}")
-        path = out_dir / folder / f"{slug(name)}.png"
+        path = png_path(out_dir, game, kind, name)
+        job.files.append(path)
         if cache.get(f"{kind}:{path.name}") == key and path.is_file():
             job.result.skipped += 1
             continue
@@ -238,6 +249,8 @@ def _collect(job: _Job, outputs, progress: bool) -> RenderResult:
         print(file=sys.stderr)
     if total:
         write_atomic(job.out_dir / "cards" / ".cache.json", json.dumps(job.cache, indent=0, sort_keys=True))
+    # (a card that failed keeps the PNG it had; the PNGs of cards that are gone go)
+    remember(job.game, job.out_dir, {"cards": [p for p in job.files if p.is_file()]}, complete=job.whole)
     result.seconds = time.perf_counter() - job.start
     return result
 
@@ -303,16 +316,12 @@ def _render_task(game: Game, layouts: Layouts, dpi: int, task, out_dir: Path):
     kind, name, back, key = task
     try:
         if kind == "card":
-            card = game.cards[name]
-            face = layout_face(layouts, card)
-            path = out_dir / "cards" / card_filename(card)
+            face = layout_face(layouts, game.cards[name])
         elif kind == "reference":
             face = layout_reference(layouts, back)
-            path = out_dir / "reference" / f"{slug(back)}.png"
         else:
             face = layout_back(layouts, back)
-            path = out_dir / "backs" / f"{slug(back)}.png"
-        write_atomic(path, png_bytes(face, dpi))
+        path = write_atomic(png_path(out_dir, game, kind, name), png_bytes(face, dpi))
         return (kind, name, key, path)
     except LayoutError as exc:
         return exc.issue()

@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from cardgen.errors import ContentError, Issue, IssueList, did_you_mean
+from cardgen.filenames import file_stem, slug, taken_by
 from cardgen.model import Card, Game
 from cardgen.render.display import Colour, Ellipse, Face, Line, Picture, Polygon, Rect, Run
 from cardgen.render.fonts import PT_TO_MM, VARIANTS, FontBook, glyph_bounds, load_face
@@ -115,9 +116,9 @@ def load_layouts(game: Game) -> Layouts:
     layouts = Layouts(game, path, width, height, bleed, safe, radius, book, colours, styles,
                       _element_lists(raw.get("templates") or {}, "templates", issues),
                       _element_lists(raw.get("types") or {}, "types", issues),
-                      _element_lists(raw.get("backs") or {}, "backs", issues),
+                      _element_lists(raw.get("backs") or {}, "backs", issues, own_files=True),
                       raw.get("back_for"),
-                      _element_lists(raw.get("reference") or {}, "reference", issues),
+                      _element_lists(raw.get("reference") or {}, "reference", issues, own_files=True),
                       path.read_text(encoding="utf-8"))
     for type_id in layouts.types:
         if type_id not in game.card_types:
@@ -281,8 +282,10 @@ def style_with(base: Style, spec: dict, colours, book: FontBook, issues: IssueLi
     return style
 
 
-def _element_lists(raw, section: str, issues: IssueList) -> dict[str, list]:
-    out = {}
+def _element_lists(raw, section: str, issues: IssueList, own_files: bool = False) -> dict[str, list]:
+    """name -> elements. `own_files`: each is drawn to a file of its own (backs/<name>.png), so two
+    names that would share one are an error."""
+    out, files = {}, {}
     if not isinstance(raw, dict):
         issues.add(None, section, "expected a mapping of name to a list of elements")
         return out
@@ -290,6 +293,11 @@ def _element_lists(raw, section: str, issues: IssueList) -> dict[str, list]:
         if not isinstance(elements, list):
             issues.add(raw.line_of(name), f"{section}.{name}", "expected a list of elements")
             continue
+        first = taken_by(files, file_stem(name), name) if own_files else None
+        if first is not None:
+            issues.add(raw.line_of(name), f"{section}.{name}",
+                       f"would share its file name ({file_stem(name)}) with {section}.{first} (line "
+                       f"{raw.line_of(first)}): file names keep only letters and digits, ignoring case")
         out[str(name)] = elements
     return out
 
@@ -308,10 +316,6 @@ def _environment(layouts: Layouts):
     env.globals.update(colours=layouts.colours, icons=layouts.game.icons, tables=layouts.game.tables,
                        game={"id": layouts.game.id, "name": layouts.game.name})
     return env
-
-
-def slug(text) -> str:
-    return re.sub(r"[^a-z0-9]+", "-", str(text).lower()).strip("-")
 
 
 def _compile(env, source: str, tree=None):

@@ -16,6 +16,7 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
+from cardgen import outputs
 from cardgen.errors import ContentError, Issue, did_you_mean
 from cardgen.fsutil import write_atomic
 from cardgen.model import Card, Deck, Game
@@ -107,10 +108,18 @@ def _add_reference_cards(load, layouts, aids, with_backs: bool) -> None:
         load.backs.extend([back] * copies)
 
 
-def output_stem(deck: Deck | None) -> str:
-    from cardgen.render.layout import slug
+def output_stem(deck: Deck | None, whole: str = "proxies") -> str:
+    """What a print's files are named by: `whole` for the whole set, the deck file's name for a deck
+    (which must not be `whole`: the deck's files would overwrite the set's)."""
+    from cardgen.filenames import deck_stem
 
-    return "proxies" if deck is None else slug(deck.path.stem)
+    if deck is None:
+        return whole
+    stem = deck_stem(deck.path)
+    if stem.casefold() == whole.casefold():
+        raise ContentError([Issue(deck.path, None, None, f"a deck file with this name would overwrite the "
+                                                         f"whole set's {whole}-* files: rename it")])
+    return stem
 
 
 def make_sheets(game: Game, out_dir: Path, deck: Deck | None = None,
@@ -168,6 +177,8 @@ def make_sheets(game: Game, out_dir: Path, deck: Deck | None = None,
             for i in todo:
                 _write_doc(load, options, docs[i])
         remember(out_dir, {docs[i][0].name: docs[i][2] for i in todo})
+    outputs.remember(game, out_dir, {f"sheets {imp.paper if imp else 'singles'}": [path]
+                                     for path, imp, _digest in docs}, deck.path if deck else None)
     return [path for path, _imp, _digest in docs]
 
 

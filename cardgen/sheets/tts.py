@@ -70,16 +70,16 @@ class _Pictures:
                 self.stamps = {}
 
     def _png(self, card: Card | None, back: str | None) -> Path | None:
-        from cardgen.render import cache_key, card_filename
-        from cardgen.render.layout import slug
+        from cardgen.render import cache_key, png_path
 
         if self.rendered is None or not isinstance(self.stamps, dict):
             return None
+        game = self.layouts.game
         if card is not None:
-            path, key = self.rendered / "cards" / card_filename(card), cache_key(self.layouts, card)
+            path, key = png_path(self.rendered, game, "card", card.name), cache_key(self.layouts, card)
             stamp = self.stamps.get(path.name)
         else:
-            path = self.rendered / "backs" / f"{slug(back)}.png"
+            path = png_path(self.rendered, game, "back", back)
             key, stamp = cache_key(self.layouts, None, f"back:{back}"), self.stamps.get(f"back:{path.name}")
         return path if stamp == key and path.is_file() else None
 
@@ -134,13 +134,13 @@ def export_tts(game: Game, out_dir: Path, deck: Deck | None = None, fmt: str = "
     from cardgen.sheets.faces import inputs_digest, remember, unchanged
 
     layouts = load_layouts(game)
-    stem = game.id if deck is None else output_stem(deck)
+    stem = output_stem(deck, game.id)
     title = game.name if deck is None else f"{game.name}: {deck.name}"
     digest = inputs_digest(layouts, wanted, title, "tts", fmt, MAX_PX, PER_SHEET)
     if unchanged(out_dir, f"{stem}.json", digest):
         previous = _previous(out_dir / f"{stem}.json")
         if previous is not None:
-            return previous
+            return _recorded(game, previous, fmt, deck)
     load, _ = prepare(game, deck, cache=cache, layouts=layouts)
     # one entry per distinct card, in print order; its face/back are the Face objects prepared
     faces, backs = [], []
@@ -198,7 +198,16 @@ def export_tts(game: Game, out_dir: Path, deck: Deck | None = None, fmt: str = "
     data = _saved_object(game, title, wanted, ids_of, custom_decks, layouts.width, layouts.height)
     json_path = write_atomic(out_dir / f"{stem}.json", json.dumps(data, indent=2, ensure_ascii=False) + "\n")
     remember(out_dir, {json_path.name: digest})
-    return TTSResult(json_path, images, sheets, sum(n for _, n in wanted))
+    return _recorded(game, TTSResult(json_path, images, sheets, sum(n for _, n in wanted)), fmt, deck)
+
+
+def _recorded(game: Game, result: TTSResult, fmt: str, deck: Deck | None) -> TTSResult:
+    """The export's files, recorded in its folder, beside its stamps (a sheet no longer needed goes)."""
+    from cardgen.outputs import remember
+
+    remember(game, result.json_path.parent, {f"tts {fmt}": [*result.images, result.json_path]},
+             deck.path if deck else None)
+    return result
 
 
 def _previous(json_path: Path) -> TTSResult | None:
@@ -226,9 +235,9 @@ def _previous(json_path: Path) -> TTSResult | None:
 
 
 def _slugname(name: str) -> str:
-    from cardgen.render.layout import slug
+    from cardgen.filenames import file_stem
 
-    return slug(name.removeprefix("back: ")) or "back"
+    return file_stem(name.removeprefix("back: "))
 
 
 def _transform(x: float = 0.0, scale=(1.0, 1.0)) -> dict:
