@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from cardgen.errors import ContentError, Issue, display_path
-from cardgen.fsutil import write_atomic
+from cardgen.fsutil import read_record, write_atomic
 from cardgen.model import Game, load_game
 from cardgen.paths import bundled_game_ids
 from cardgen.validate import DeckReport, validate_decks
@@ -145,6 +145,16 @@ def _stage_matches(game: Game, out_root: Path, progress: bool) -> StageResult:
 
     if not has_engine(game):
         return StageResult("matches", True, "skipped: no rules engine")
+    from cardgen.inputs import stage_key
+
+    out = out_root / game.id
+    # Nothing the matches play changed (cards, decks, scenarios, game.yaml, the game's Python,
+    # cardgen's simulator): the last report stands, and so do its findings.
+    key = stage_key(game.folder, "matches", "sim", "engines", options=(SAMPLE_MATCHES, 1, "random"))
+    last = read_record(out / MATCHES_RECORD)
+    if last.get("key") == key and (out / "simulation.json").is_file():
+        issues = [Issue(Path(f) if f else None, None, kind, message) for f, kind, message in last["issues"]]
+        return StageResult("matches", not issues, f"{last['summary']} (unchanged)", errors=issues)
     from cardgen.sim.report import build_report, format_html
     from cardgen.sim.runner import card_pool, simulate, static_conflicts
     from cardgen.sim.scenarios import check_game
@@ -153,7 +163,6 @@ def _stage_matches(game: Game, out_root: Path, progress: bool) -> StageResult:
     results, seconds = simulate(game, matches=SAMPLE_MATCHES, seed=1, progress=progress, engine=engine)
     report = build_report(game, results, seconds, static=static_conflicts(engine), bots=["random"], seed=1,
                           pool=card_pool(engine))
-    out = out_root / game.id
     write_atomic(out / "simulation.json", json.dumps(report, indent=2, ensure_ascii=False) + "\n")
     write_atomic(out / "simulation.html", format_html(report))
     conflicts = report["conflicts"]
@@ -170,7 +179,12 @@ def _stage_matches(game: Game, out_root: Path, progress: bool) -> StageResult:
         summary += f"; scenarios {held}/{len(scenarios)} hold"
         issues += [Issue(r.scenario.path, None, "scenario", f"{r.scenario.title}: {r.message}")
                    for r in scenarios if not r.ok]
+    write_atomic(out / MATCHES_RECORD, json.dumps({"key": key, "summary": summary, "issues": [
+        [str(i.file) if i.file else None, i.field, i.message] for i in issues]}, indent=1))
     return StageResult("matches", not issues, summary, errors=issues)
+
+
+MATCHES_RECORD = ".matches.json"     # the key of the last sample matches, their summary and findings
 
 
 _STAGES = {"cards": _stage_cards, "sheets": _stage_sheets, "site": _stage_site, "rulebook": _stage_rulebook,

@@ -1,7 +1,9 @@
-"""Writing output safely: a reader never sees a half-written file."""
+"""Writing output safely (a reader never sees a half-written file), and reading back the small
+JSON records cardgen keeps beside its outputs."""
 
 from __future__ import annotations
 
+import json
 import os
 import tempfile
 from pathlib import Path
@@ -28,3 +30,13 @@ def write_atomic(path: Path, data: bytes | str) -> Path:
         Path(tmp).unlink(missing_ok=True)
         raise
     return path
+
+
+def read_record(path: Path) -> dict:
+    """A JSON mapping cardgen wrote earlier (a cache, stamps, a key): {} when it is missing or
+    damaged, so the outputs it speaks for are made again."""
+    try:
+        data = json.loads(Path(path).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
+    return data if isinstance(data, dict) else {}

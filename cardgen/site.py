@@ -16,7 +16,7 @@ from markupsafe import Markup, escape
 
 from cardgen.errors import ContentError, Issue
 from cardgen.filenames import deck_stem, taken_by
-from cardgen.fsutil import write_atomic
+from cardgen.fsutil import read_record, write_atomic
 from cardgen.model import Card, Game
 from cardgen.model.fields import BoolSpec, EnumSpec, IntSpec, KeywordSpec, ListSpec, Spec
 from cardgen.outputs import remember
@@ -39,7 +39,9 @@ def build_site(game: Game, out_dir: Path) -> list[Path]:
     filters = filter_fields(game)
     decks = _decks(game)
     bleed = _bleed_mm(game)
-    cards = [_card_data(game, card, out_dir, site, bleed) for card in game.cards.values()]
+    thumbs = _Thumbnails(out_dir, site, bleed)
+    cards = [_card_data(game, card, out_dir, site, thumbs) for card in game.cards.values()]
+    thumbs.save()
     written = []
     data = {"game": game.name, "cards": cards, "filters": filters,
             "sorts": [{"key": "name", "label": "Name"}, {"key": "type", "label": "Card type"}]
@@ -121,9 +123,9 @@ def _bleed_mm(game: Game) -> float:
     return load_layouts(game).bleed
 
 
-def _card_data(game: Game, card: Card, out_dir: Path, site: Path, bleed: float) -> dict:
+def _card_data(game: Game, card: Card, out_dir: Path, site: Path, thumbs: _Thumbnails) -> dict:
     image = png_path(out_dir, game, "card", card.name)
-    thumb = _thumbnail(image, site / "img" / f"{card.stem}.jpg", bleed)
+    thumb = thumbs.make(image, site / "img" / f"{card.stem}.jpg")
     values = {"type": card.type}
     for name, value in card.fields.items():
         if isinstance(value, (str, int, bool)) or (isinstance(value, list) and all(
@@ -140,25 +142,44 @@ def _card_data(game: Game, card: Card, out_dir: Path, site: Path, bleed: float) 
     }
 
 
-def _thumbnail(source: Path, target: Path, bleed_mm: float) -> bool:
-    """A JPEG of the card as cut (bleed trimmed off); redone only when the card image is newer."""
-    if not source.is_file():
-        return False
-    if target.is_file() and target.stat().st_mtime_ns >= source.stat().st_mtime_ns:
+class _Thumbnails:
+    """The cards' JPEGs, each made again when its card PNG was drawn from other inputs: the PNG's
+    key (cardgen.inputs.face_key, which render records in cards/.cache.json) is kept beside the
+    JPEG made from it, so the site shows exactly the picture the cards and sheets print."""
+
+    RECORD = ".keys.json"
+
+    def __init__(self, out_dir: Path, site: Path, bleed_mm: float):
+        self.drawn = read_record(out_dir / "cards" / ".cache.json")
+        self.folder, self.bleed = site / "img", bleed_mm
+        self.made = read_record(self.folder / self.RECORD)
+        self.before = dict(self.made)
+
+    def make(self, source: Path, target: Path) -> bool:
+        """The thumbnail of one card PNG; False when the card has no PNG."""
+        if not source.is_file():
+            return False
+        key = self.drawn.get(source.name)
+        if key is not None and target.is_file() and self.made.get(target.name) == key:
+            return True
+        from io import BytesIO
+
+        from PIL import Image
+
+        with Image.open(source) as image:
+            dpi = image.info.get("dpi", (300, 300))[0] or 300
+            cut = round(self.bleed / 25.4 * dpi)
+            image = image.convert("RGB").crop((cut, cut, image.width - cut, image.height - cut))
+            height = round(image.height * THUMB_WIDTH / image.width)
+            buffer = BytesIO()
+            image.resize((THUMB_WIDTH, height), Image.LANCZOS).save(buffer, "JPEG", quality=85)
+        write_atomic(target, buffer.getvalue())
+        self.made[target.name] = key          # (None: a PNG render did not record, made each time)
         return True
-    from io import BytesIO
 
-    from PIL import Image
-
-    with Image.open(source) as image:
-        dpi = image.info.get("dpi", (300, 300))[0] or 300
-        cut = round(bleed_mm / 25.4 * dpi)
-        image = image.convert("RGB").crop((cut, cut, image.width - cut, image.height - cut))
-        height = round(image.height * THUMB_WIDTH / image.width)
-        buffer = BytesIO()
-        image.resize((THUMB_WIDTH, height), Image.LANCZOS).save(buffer, "JPEG", quality=85)
-    write_atomic(target, buffer.getvalue())
-    return True
+    def save(self) -> None:
+        if self.made != self.before:
+            write_atomic(self.folder / self.RECORD, json.dumps(self.made, indent=0, sort_keys=True))
 
 
 def _search_text(card: Card) -> str:

@@ -1,7 +1,8 @@
 """`cardgen watch DIR`: rebuild what changed each time a file of the game folder is saved.
 
-Polls file times (no extra dependency, works on every file system) and runs only the stages a
-change touches; the card cache makes a one-card edit a one-card redraw. Errors are reported and
+Polls file times (no extra dependency, works on every file system) and runs only the stages that
+read a changed file (cardgen.inputs says which); their keys make a one-card edit a one-card redraw
+and an edited art file a redraw of the cards that show it. Errors are reported and
 watching goes on: fix the file and save again.
 """
 
@@ -12,37 +13,30 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from cardgen.build import build_game
-
-WATCHED = (".yaml", ".yml", ".md", ".html", ".css", ".ttf", ".png", ".jpg", ".jpeg", ".py")
+from cardgen.build import STAGES, build_game
+from cardgen.inputs import stages_reading
 
 
 def snapshot(folder: Path) -> dict[Path, tuple[int, int]]:
+    """Every file of the game folder (out/ and hidden files left out), with its time and size."""
     out = {}
     for path in folder.rglob("*"):
-        inside_out = path.relative_to(folder).parts[0] == "out"
-        if path.suffix.lower() in WATCHED and path.is_file() and not inside_out:
+        rel = path.relative_to(folder).parts
+        if rel[0] == "out" or any(p.startswith(".") or p == "__pycache__" for p in rel):
+            continue
+        try:
             stat = path.stat()
+        except OSError:
+            continue
+        if path.is_file():
             out[path] = (stat.st_mtime_ns, stat.st_size)
     return out
 
 
 def stages_for(changed: list[Path], folder: Path) -> tuple[str, ...]:
-    """The build stages a set of changed files calls for."""
-    stages = {"check"}
-    for path in changed:
-        parts = path.relative_to(folder).parts
-        top = parts[0] if len(parts) > 1 else path.name
-        if top in ("cards", "game.yaml", "layouts.yaml", "fonts", "art"):
-            stages |= {"cards", "sheets", "site", "rulebook"}
-        elif top in ("rules", "templates", "scenarios"):
-            stages.add("rulebook")
-        elif top == "decks":
-            stages |= {"sheets", "site"}
-        elif path.suffix == ".py":        # the game's own rules engine: play its sample matches again
-            stages.add("matches")
-    order = ("check", "cards", "sheets", "site", "rulebook", "matches")
-    return tuple(s for s in order if s in stages)
+    """The build stages a set of changed files calls for: those that read one of them
+    (cardgen.inputs.STAGE_READS); each stage's own keys then decide what it really redoes."""
+    return ("check", *(s for s in stages_reading(folder, changed) if s != "check"))
 
 
 def watch(folder: Path, out_root: Path, *, interval: float = 0.5, stop: threading.Event | None = None,
@@ -50,7 +44,7 @@ def watch(folder: Path, out_root: Path, *, interval: float = 0.5, stop: threadin
     folder = Path(folder).resolve()
     stop = stop or threading.Event()
     seen = snapshot(folder)
-    _build(folder, out_root, ("check", "cards", "sheets", "site", "rulebook"), say, [])
+    _build(folder, out_root, STAGES, say, [])
     say(f"watching {folder} (Ctrl-C to stop)")
     while not stop.wait(interval):
         now = snapshot(folder)

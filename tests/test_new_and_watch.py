@@ -41,8 +41,15 @@ def test_new_never_writes_into_a_folder_with_files(tmp_path):
 def test_stages_follow_what_changed(tmp_path):
     assert stages_for([tmp_path / "rules" / "a.md"], tmp_path) == ("check", "rulebook")
     assert stages_for([tmp_path / "cards" / "x.yaml"], tmp_path) == ("check", "cards", "sheets", "site",
-                                                                     "rulebook")
-    assert stages_for([tmp_path / "decks" / "d.yaml"], tmp_path) == ("check", "sheets", "site")
+                                                                     "rulebook", "matches")
+    # the rulebook prints the sample decks, and the matches play them
+    assert stages_for([tmp_path / "decks" / "d.yaml"], tmp_path) == ("check", "sheets", "site", "rulebook",
+                                                                     "matches")
+    # art and fonts, wherever they lie: whatever draws cards
+    for asset in ("art/hero.png", "fonts/Mine.otf", "frame.svg"):
+        assert stages_for([tmp_path / asset], tmp_path) == ("check", "cards", "sheets", "site", "rulebook")
+    assert stages_for([tmp_path / "templates" / "rulebook" / "cover.html.j2"], tmp_path) == ("check",
+                                                                                            "rulebook")
 
 
 def test_watch_rebuilds_on_save_and_survives_a_mistake(tmp_path):

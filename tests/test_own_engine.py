@@ -160,7 +160,8 @@ def test_a_broken_engine_is_an_error_message_not_a_traceback(hive, tmp_path):
 
 def test_an_engine_edit_reruns_the_matches_when_watching(hive):
     assert "matches" in stages_for([hive / "engine.py"], hive)
-    assert "matches" not in stages_for([hive / "cards" / "bees.yaml"], hive)
+    assert "matches" in stages_for([hive / "cards" / "bees.yaml"], hive)    # the engine reads the cards
+    assert "matches" not in stages_for([hive / "rules" / "02-playing.md"], hive)
 
 
 def test_build_reports_a_card_without_rule_and_info_names_the_engine(hive, tmp_path):

@@ -78,10 +78,10 @@ def anatomy_files(image: Path) -> list[Path]:
 def _render_key(game: Game, card) -> str | None:
     """What the rendered card depends on (the renderer's own cache key), or None."""
     try:
-        from cardgen.render import cache_key
+        from cardgen.inputs import face_key
         from cardgen.render.layout import load_layouts
 
-        return cache_key(load_layouts(game), card, "rulebook-anatomy")
+        return face_key(load_layouts(game), card, "rulebook-anatomy")
     except Exception:
         return None
 

@@ -7,7 +7,6 @@ cards whose inputs have not changed.
 
 from __future__ import annotations
 
-import hashlib
 import itertools
 import json
 import os
@@ -16,11 +15,11 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from cardgen import __version__
 from cardgen.errors import ContentError, Issue
 from cardgen.filenames import file_stem
-from cardgen.fsutil import write_atomic
-from cardgen.model import Card, Game
+from cardgen.fsutil import read_record, write_atomic
+from cardgen.inputs import face_key
+from cardgen.model import Game
 from cardgen.outputs import remember
 from cardgen.parallel import can_fork, can_spawn, first_of_each
 from cardgen.render.layout import (
@@ -72,29 +71,6 @@ def _with_preset(layouts: Layouts, preset: str | None) -> Layouts:
     if preset:
         layouts.bleed = PRESETS[preset]["bleed"]
     return layouts
-
-
-def cache_key(layouts: Layouts, card: Card | None, extra: str = "") -> str:
-    """Everything a card's picture depends on: its fields, the layouts, the game's icons and keywords."""
-    # remembered per Layouts (one load of one game's files): the sheets ask for each card's key
-    # several times, and the layouts' part is hashed once for all cards
-    memo = (card.name if card is not None else None, extra, layouts.bleed)
-    key = layouts.keys.get(memo)
-    if key is None:
-        common = layouts.keys.get(("layouts", layouts.bleed))
-        if common is None:
-            common = layouts.keys["layouts", layouts.bleed] = hashlib.sha256()
-            common.update(__version__.encode())
-            common.update(layouts.source.encode())
-            common.update(json.dumps([layouts.game.icons, sorted(layouts.game.keywords), layouts.bleed],
-                                     sort_keys=True).encode())
-        digest = common.copy()
-        if card is not None:
-            digest.update(json.dumps([card.name, card.type, card.copies, card.fields], sort_keys=True,
-                                     default=str).encode())
-        digest.update(extra.encode())
-        key = layouts.keys[memo] = digest.hexdigest()[:20]
-    return key
 
 
 def render_game(game: Game, out_root: Path, *, only: list[str] | None = None, preset: str | None = None,
@@ -176,10 +152,10 @@ def _prepare(game: Game, out_root: Path, only, preset, use_cache, ahead: bool) -
     layouts = _with_preset(load_layouts(game), preset)
     out_dir = out_root / game.id
     cards = [game.cards[n] for n in only] if only else list(game.cards.values())
-    cache = _read_cache(out_dir / "cards" / ".cache.json") if use_cache else {}
+    cache = read_record(out_dir / "cards" / ".cache.json") if use_cache else {}
     job = _Job(game, layouts, preset, out_dir, [], cache, RenderResult(), start, whole=not only)
     for card in cards:
-        key = cache_key(layouts, card)
+        key = face_key(layouts, card)
         path = png_path(out_dir, game, "card", card.name)
         job.files.append(path)
         if cache.get(path.name) == key and path.is_file():
@@ -191,7 +167,7 @@ def _prepare(game: Game, out_root: Path, only, preset, use_cache, ahead: bool) -
     others = [("back", name) for name in backs]
     others += [("reference", name) for name in (layouts.reference if not only else ())]
     for kind, name in others:
-        key = cache_key(layouts, None, f"{kind}:{name}")
+        key = face_key(layouts, None, f"{kind}:{name}")
         path = png_path(out_dir, game, kind, name)
         job.files.append(path)
         if cache.get(f"{kind}:{path.name}") == key and path.is_file():
@@ -325,12 +301,3 @@ def _render_task(game: Game, layouts: Layouts, dpi: int, task, out_dir: Path):
         return (kind, name, key, path)
     except LayoutError as exc:
         return exc.issue()
-
-
-def _read_cache(path: Path) -> dict:
-    try:
-        data = json.loads(path.read_text())
-        return data if isinstance(data, dict) else {}
-    except (OSError, ValueError):
-        return {}
-

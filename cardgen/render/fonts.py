@@ -14,6 +14,7 @@ from functools import lru_cache
 from pathlib import Path
 
 from cardgen.paths import fonts_dir
+from cardgen.render import filecache
 
 PT_TO_MM = 25.4 / 72
 
@@ -106,6 +107,7 @@ _CMAP_PREFERENCE = ((3, 10), (0, 6), (0, 4), (3, 1), (0, 3), (0, 2), (0, 1), (0,
 def _open(path: str) -> _Font:
     """The font file's tables and character map, read directly: importing and running fontTools
     for this cost ~0.1 s in every process that lays out cards."""
+    filecache.seen(path)
     data = Path(path).read_bytes()
     if data[:4] == b"ttcf":
         raise ValueError("font collections (.ttc) are not supported: use a single .ttf")
@@ -260,3 +262,7 @@ class FontBook:
 
     def icon_face(self, bold: bool = False) -> Face:
         return self.face(ICON_FAMILY, bold=bold)
+
+
+for _cache in (_open, load_face, _glyph_boxes, glyph_bounds):
+    filecache.on_change(_cache.cache_clear)

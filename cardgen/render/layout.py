@@ -17,8 +17,9 @@ from typing import Any
 from cardgen.errors import ContentError, Issue, IssueList, did_you_mean
 from cardgen.filenames import file_stem, slug, taken_by
 from cardgen.model import Card, Game
+from cardgen.render import filecache
 from cardgen.render.display import Colour, Ellipse, Face, Line, Picture, Polygon, Rect, Run
-from cardgen.render.fonts import PT_TO_MM, VARIANTS, FontBook, glyph_bounds, load_face
+from cardgen.render.fonts import ICON_FAMILY, PT_TO_MM, VARIANTS, FontBook, glyph_bounds, load_face
 from cardgen.render.text import MissingGlyph, Overflow, Style, fit_text, measure
 from cardgen.yamlio import LineDict, LineList, read_yaml
 
@@ -86,7 +87,7 @@ class Layouts:
     # compiled when first used, or all at once by compile_templates before forking workers
     parsed: dict = field(default_factory=dict, repr=False)
     compiled: dict = field(default_factory=dict, repr=False)
-    # render.cache_key's memo: each card's key, and the hash of the layouts' part they all share
+    # cardgen.inputs.face_key's memo: each face's key, and the hash of the part they all share
     keys: dict = field(default_factory=dict, repr=False)
     root: Path | None = field(default=None, repr=False)    # the game folder, resolved once (images)
     # The items of elements with no template in them, by (element id, offset): the same on every
@@ -97,6 +98,7 @@ class Layouts:
 # -- loading -------------------------------------------------------------------------------------
 
 def load_layouts(game: Game) -> Layouts:
+    filecache.forget_changed()          # a font or image saved since it was read is read again
     path = game.folder / "layouts.yaml"
     if not path.is_file():
         raise ContentError([Issue(path, None, None, "this game has no layouts.yaml (card layouts); "
@@ -583,6 +585,53 @@ def layout_face(layouts: Layouts, card: Card) -> Face:
     ctx = Context(layouts, card)
     _render(layouts.types[card.type], ctx, face.items, f"types.{card.type}", (0.0, 0.0))
     return face
+
+
+def files_used(layouts: Layouts, elements: list, card: Card | None) -> set[str]:
+    """Every image and font file these elements may draw with for this card (cardgen.inputs keys
+    a face by their content): each image by its path evaluated for the card, missing or not, and
+    its placeholder's; every variant of each font family a style or element names, and the icon
+    and fallback family. Conditions (`when`) are not evaluated: a file a card might use counts."""
+    families = {Style().font, ICON_FAMILY}
+    images: set[str] = set()
+    ctx = Context(layouts, card)
+    root = layouts.game.folder
+
+    def family_of(el) -> None:
+        style = layouts.styles.get(el.get("style")) if isinstance(el.get("style"), str) else None
+        families.add(style.font if style is not None else Style().font)
+        font = el.get("font")
+        if isinstance(font, str) and "{{" not in font:
+            families.add(font)
+        elif font is not None:          # a font chosen by an expression: any of them
+            families.update(layouts.book.families)
+
+    def walk(items) -> None:
+        for el in items or ():
+            if not isinstance(el, dict):
+                continue
+            if "image" in el:
+                try:
+                    rel = ctx.text(el["image"]).strip()
+                except Exception:       # the layout reports it when the card is drawn
+                    rel = ""
+                images.add(str(root / rel) if rel else "")
+                walk(el.get("placeholder"))
+            elif "group" in el:
+                walk(el["group"])
+            elif "use" in el:
+                walk(layouts.templates.get(el["use"]))
+            elif "flow" in el:
+                family_of(el)
+                for block in el["flow"] if isinstance(el["flow"], list) else ():
+                    if isinstance(block, dict):
+                        family_of({**el, **block} if "style" not in block else block)
+            elif "text" in el:
+                family_of(el)
+
+    walk(elements)
+    fonts = {path for name in families for path in layouts.book.families.get(name, {}).values()}
+    return fonts | {i for i in images if i}
 
 
 def back_name(layouts: Layouts, card: Card | None, deck=None) -> str:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from cardgen.render import filecache
 from cardgen.render.display import Ellipse, Face, Line, Picture, Polygon, Rect, Run
 
 MM = 72 / 25.4   # points per millimetre
@@ -100,6 +101,8 @@ def prepare_reportlab() -> None:
 
 _REGISTERED: set[str] = set()
 _IMAGES: dict = {}
+filecache.on_change(_REGISTERED.clear)
+filecache.on_change(_IMAGES.clear)
 
 
 def register_font(name: str, path: str) -> None:
@@ -108,7 +111,8 @@ def register_font(name: str, path: str) -> None:
     from reportlab.pdfbase import pdfmetrics
     from reportlab.pdfbase.ttfonts import TTFont
 
-    pdfmetrics.registerFont(TTFont(name, path))
+    filecache.seen(path)
+    pdfmetrics.registerFont(TTFont(name, path))     # (registering a name again replaces the font)
     _REGISTERED.add(name)
 
 
@@ -290,6 +294,7 @@ def _draw_picture(canvas, item: Picture, left: float, bottom: float) -> None:
 
     reader = _IMAGES.get(item.path)
     if reader is None:
+        filecache.seen(item.path)
         reader = _IMAGES[item.path] = ImageReader(item.path)
     iw, ih = reader.getSize()
     bw, bh = item.w * MM, item.h * MM

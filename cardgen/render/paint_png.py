@@ -7,6 +7,7 @@ import zlib
 from collections import OrderedDict
 from functools import lru_cache
 
+from cardgen.render import filecache
 from cardgen.render.display import Ellipse, Face, Line, Picture, Polygon, Rect, Run
 from cardgen.render.fonts import load_face
 
@@ -22,6 +23,7 @@ MM_PER_INCH = 25.4
 def _font(path: str, px: float):
     from PIL import ImageFont
 
+    filecache.seen(path)
     return ImageFont.truetype(path, px, layout_engine=ImageFont.Layout.BASIC)
 
 
@@ -29,6 +31,7 @@ def _font(path: str, px: float):
 def _picture(path: str, w: int, h: int, fit: str):
     from PIL import Image, ImageOps
 
+    filecache.seen(path)
     with Image.open(path) as img:
         img = img.convert("RGBA")
         if fit == "contain":
@@ -235,3 +238,7 @@ _PIECE = 256 << 10    # bytes packed at a time: fits the L2 cache, few calls
 
 def _chunk(tag: bytes, data: bytes) -> bytes:
     return struct.pack(">I", len(data)) + tag + data + struct.pack(">I", zlib.crc32(tag + data))
+
+
+for _cache in (_font, _picture, _glyph, _run_mask):
+    filecache.on_change(_cache.cache_clear)

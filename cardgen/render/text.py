@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from cardgen.render import filecache
 from cardgen.render.display import Colour, Run
 from cardgen.render.fonts import PT_TO_MM, Face, FontBook
 
@@ -209,6 +210,7 @@ def fit_text(text: str, box: tuple[float, float, float, float], style: Style, bo
 
 
 _FITTED: dict = {}
+filecache.on_change(_FITTED.clear)     # fitted with a font's metrics: a new font fits anew
 
 
 def _fit(text, box, style: Style, book: FontBook, icons, keywords) -> list[Run]:

@@ -132,8 +132,9 @@ def make_sheets(game: Game, out_dir: Path, deck: Deck | None = None,
     file: its grid, pages, and any warning. Cards are laid out on up to `jobs` cores; the papers
     are then finished in parallel, in forked copies of one document in which the cards are drawn.
     `layouts`: the game's layouts when already loaded (make_sheets_many loads them ahead)."""
+    from cardgen.inputs import prints_key
     from cardgen.render.layout import load_layouts
-    from cardgen.sheets.faces import inputs_digest, remember, unchanged
+    from cardgen.sheets.faces import remember, unchanged
 
     if options.backs not in BACK_MODES:
         raise ValueError(f"unknown backs mode {options.backs!r}")
@@ -154,12 +155,12 @@ def make_sheets(game: Game, out_dir: Path, deck: Deck | None = None,
                          bleed=layouts.bleed if options.bleed else 0.0, fold=options.backs == "fold")
         except ValueError as exc:
             raise ContentError([Issue(layouts.path, None, "card.size", str(exc))]) from None
-        digest = inputs_digest(layouts, wanted, title, imp, options.backs, options.offset)
+        digest = prints_key(layouts, wanted, title, imp, options.backs, options.offset)
         docs.append((out_dir / f"{stem}-{paper}.pdf", imp, digest))
         if notes is not None:
             notes.append(_describe(imp, count, options))
     if options.singles:
-        digest = inputs_digest(layouts, wanted, title, "singles", options.backs != "none")
+        digest = prints_key(layouts, wanted, title, "singles", options.backs != "none")
         docs.append((out_dir / f"{stem}-singles.pdf", None, digest))
         if notes is not None:
             notes.append(f"{count} cards, one page each at trim + {layouts.bleed:g} mm bleed"

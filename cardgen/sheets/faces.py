@@ -1,26 +1,24 @@
 """Laying out the cards to print: once per distinct card, on every core, remembered between runs.
 
 Layout (text fitting above all) is most of the cost of a proxy sheet, so the display lists are
-kept in a small JSON cache beside the output, keyed like the PNG cache (cardgen.render.cache_key:
-the card's fields, the layouts file, the game's icons and keywords): after one card is edited only
-that card is laid out again.
+kept in a small JSON cache beside the output, keyed like the PNG cache (cardgen.inputs.face_key:
+all a face is made from, art and fonts by content): after one card is edited only that card is
+laid out again.
 """
 
 from __future__ import annotations
 
 import contextlib
-import hashlib
 import json
 import multiprocessing
 import os
 from dataclasses import fields as dc_fields
-from functools import lru_cache
 from operator import attrgetter
 from pathlib import Path
 
-from cardgen import __version__
 from cardgen.errors import ContentError, Issue
-from cardgen.fsutil import write_atomic
+from cardgen.fsutil import read_record, write_atomic
+from cardgen.inputs import DRAWING_CODE, code_digest, face_key
 from cardgen.model import Card
 from cardgen.parallel import can_fork, first_of_each
 from cardgen.render.display import Ellipse, Face, Line, Picture, Polygon, Rect, Run
@@ -46,9 +44,7 @@ def lay_out(layouts: Layouts, cards: list[Card], with_backs: bool, cache: Path |
     printed), and the card-sized player aids named in `references` (laid out alongside the cards,
     never cached: they are drawn from the game's tables). Raises ContentError listing every card
     that cannot be laid out."""
-    from cardgen.render import cache_key
-
-    keys = {card.name: cache_key(layouts, card) for card in cards}
+    keys = {card.name: face_key(layouts, card) for card in cards}
     stored = _read(cache, layouts) if cache else {}
     faces = {}
     for name, key in keys.items():
@@ -82,7 +78,7 @@ def lay_out(layouts: Layouts, cards: list[Card], with_backs: bool, cache: Path |
         raise ContentError(issues)
     if cache and todo:
         # keep what other runs stored for cards of this game (a deck prints only some of them)
-        current = {cache_key(layouts, card) for card in layouts.game.cards.values()}
+        current = {face_key(layouts, card) for card in layouts.game.cards.values()}
         merged = {key: value for key, value in stored.items() if key in current}
         merged.update({keys[name]: _face_to(faces[name]) for name in todo})
         _write(cache, layouts, merged)
@@ -153,32 +149,9 @@ def _face_from(data: dict) -> Face:
     return Face(data["name"], data["width"], data["height"], data["bleed"], items, data["radius"])
 
 
-@lru_cache(maxsize=1)
-def code_digest() -> str:
-    """The source of the layout engine, the painters and the sheets: a cache made by other code is
-    not trusted (the version number does not change while cardgen is being worked on)."""
-    digest = hashlib.sha256(__version__.encode())
-    for folder in ("render", "sheets"):
-        for path in sorted((Path(__file__).resolve().parent.parent / folder).glob("*.py")):
-            digest.update(path.read_bytes())
-    return digest.hexdigest()[:16]
-
-
-def inputs_digest(layouts: Layouts, wanted: list[tuple[Card, int]], *extra) -> str:
-    """Everything a printed file depends on: the code, every card's content key and count, and
-    whatever the caller adds (paper, options...)."""
-    from cardgen.render import cache_key
-
-    digest = hashlib.sha256(json.dumps([code_digest(), _stamp(layouts), [str(e) for e in extra]]).encode())
-    for card, count in wanted:
-        digest.update(f"{cache_key(layouts, card)}:{count};".encode())
-    return digest.hexdigest()[:24]
-
-
 def _stamp(layouts: Layouts) -> list:
-    from cardgen.paths import fonts_dir
-
-    return [CACHE_FORMAT, code_digest(), str(fonts_dir()), str(layouts.game.folder.resolve())]
+    """What every laid-out face of the cache shares, besides its own key."""
+    return [CACHE_FORMAT, code_digest(*DRAWING_CODE), str(layouts.game.folder.resolve())]
 
 
 # -- skipping files whose inputs have not changed --------------------------------------------------
@@ -199,19 +172,12 @@ def remember(folder: Path, written: dict[str, str]) -> None:
 
 
 def _stamps(folder: Path) -> dict:
-    try:
-        data = json.loads((folder / STAMPS).read_text())
-    except (OSError, ValueError):
-        return {}
-    return data if isinstance(data, dict) else {}
+    return read_record(folder / STAMPS)
 
 
 def _read(path: Path, layouts: Layouts) -> dict:
-    try:
-        data = json.loads(Path(path).read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return {}
-    if not isinstance(data, dict) or data.get("stamp") != _stamp(layouts):
+    data = read_record(path)
+    if data.get("stamp") != _stamp(layouts):
         return {}
     faces = data.get("faces")
     return faces if isinstance(faces, dict) else {}

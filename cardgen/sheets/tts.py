@@ -18,7 +18,7 @@ import math
 from dataclasses import dataclass
 from pathlib import Path
 
-from cardgen.fsutil import write_atomic
+from cardgen.fsutil import read_record, write_atomic
 from cardgen.model import Card, Deck, Game
 
 MAX_COLS, MAX_ROWS, MAX_PX = 10, 7, 4096
@@ -62,25 +62,21 @@ class _Pictures:
 
     def __init__(self, layouts, rendered: Path | None):
         self.layouts, self.rendered = layouts, rendered
-        self.stamps = {}
-        if rendered is not None:
-            try:
-                self.stamps = json.loads((rendered / "cards" / ".cache.json").read_text())
-            except (OSError, ValueError):
-                self.stamps = {}
+        self.stamps = read_record(rendered / "cards" / ".cache.json") if rendered is not None else {}
 
     def _png(self, card: Card | None, back: str | None) -> Path | None:
-        from cardgen.render import cache_key, png_path
+        from cardgen.inputs import face_key
+        from cardgen.render import png_path
 
         if self.rendered is None or not isinstance(self.stamps, dict):
             return None
         game = self.layouts.game
         if card is not None:
-            path, key = png_path(self.rendered, game, "card", card.name), cache_key(self.layouts, card)
+            path, key = png_path(self.rendered, game, "card", card.name), face_key(self.layouts, card)
             stamp = self.stamps.get(path.name)
         else:
             path = png_path(self.rendered, game, "back", back)
-            key, stamp = cache_key(self.layouts, None, f"back:{back}"), self.stamps.get(f"back:{path.name}")
+            key, stamp = face_key(self.layouts, None, f"back:{back}"), self.stamps.get(f"back:{path.name}")
         return path if stamp == key and path.is_file() else None
 
     def get(self, face, size: tuple[int, int], dpi: float, card: Card | None = None,
@@ -130,13 +126,14 @@ def export_tts(game: Game, out_dir: Path, deck: Deck | None = None, fmt: str = "
     wanted = print_list(game, deck)
     if not wanted:
         raise ContentError([Issue(deck.path if deck else game.folder, None, "cards", "nothing to export")])
+    from cardgen.inputs import prints_key
     from cardgen.render.layout import load_layouts
-    from cardgen.sheets.faces import inputs_digest, remember, unchanged
+    from cardgen.sheets.faces import remember, unchanged
 
     layouts = load_layouts(game)
     stem = output_stem(deck, game.id)
     title = game.name if deck is None else f"{game.name}: {deck.name}"
-    digest = inputs_digest(layouts, wanted, title, "tts", fmt, MAX_PX, PER_SHEET)
+    digest = prints_key(layouts, wanted, title, "tts", fmt, MAX_PX, PER_SHEET)
     if unchanged(out_dir, f"{stem}.json", digest):
         previous = _previous(out_dir / f"{stem}.json")
         if previous is not None:
