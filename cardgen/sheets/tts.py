@@ -118,7 +118,7 @@ def export_tts(game: Game, out_dir: Path, deck: Deck | None = None, fmt: str = "
     from PIL import Image
 
     from cardgen.errors import ContentError, Issue
-    from cardgen.sheets import output_stem, prepare, print_list
+    from cardgen.sheets.printing import output_stem, prepare, print_list
 
     if fmt not in ("jpg", "png"):
         raise ValueError("format is jpg or png")
