@@ -1,10 +1,56 @@
-"""A.D.A.P.T. replay narration: what a move led to (dice, Damage, Random Selections, Auto-Adapting,
-the end), in words for `cardgen replay`; the body of AdaptEngine.describe_outcome."""
+"""A.D.A.P.T. replay text: a move in words (describe), the card it plays (card_of) and what it
+led to (describe_outcome: dice, Damage, Random Selections, Auto-Adapting, the end), for
+`cardgen replay` (ReplayMixin and the narration it reads)."""
 
 from __future__ import annotations
 
-# The engine's constants are imported inside the functions: cardgen/engines/adapt.py imports this
-# module at its top, before it defines them.
+from .constants import IM_FEAR, IM_SCHOOL, R_POISON, R_SCHOOL
+
+
+class ReplayMixin:
+    __slots__ = ()
+
+    def _card_name(self, st, c):
+        return self.names[st.cfg.ct[c]] if c >= 0 else None
+
+    def describe(self, st, action) -> str:
+        seats = st.cfg.seats
+        p = self.current_player(st)
+        who = seats[p] if 0 <= p < len(seats) else "?"
+        kind = action[0]
+        if kind in ("buy", "choose"):
+            i = action[1] - 1
+            c = st.stream[i] if 0 <= i < len(st.stream) else -1
+            name = self._card_name(st, c) or "nothing"
+            if kind == "choose":
+                return f"{who} chooses {name} (slot {action[1]}) by Random Selection"
+            return f"{who} buys {name} from slot {action[1]} for {self.cost[st.cfg.ct[c]]} exp"
+        if kind == "adapt":
+            return f"{who} adapts {action[1]} from the PGP"
+        if kind in ("attack", "ram", "bait", "school"):
+            verb = {"attack": "attacks", "ram": "rams", "bait": "baits",
+                    "school": "sends its School at"}[kind]
+            return f"{who} {verb} {seats[action[1]]}"
+        if kind == "jump":
+            return f"{who} jumps for {action[1]} round(s)"
+        return {"hide": f"{who} hides", "wipe": f"{who} wipes the Gene Stream",
+                "random": f"{who} adapts by Random Selection", "pass": f"{who} passes (airborne)",
+                "end": f"{who} ends the Turn"}.get(kind, repr(action))
+
+    def card_of(self, st, action):
+        kind = action[0]
+        if kind == "buy" or kind == "choose":
+            i = action[1]
+            cfg = st.cfg                 # (cfg.slots: the stream's length)
+            return cfg.iname[st.stream[i - 1]] if 0 < i <= cfg.slots else None  # iname[-1]: None
+        if kind == "adapt":
+            return action[1]
+        return None
+
+    def describe_outcome(self, before, after, action) -> str:
+        """What chance and the rules made of the action, in words for `cardgen replay`
+        (describe_outcome below)."""
+        return describe_outcome(self, before, after, action)
 
 
 def describe_outcome(engine, before, after, action) -> str:
@@ -13,7 +59,6 @@ def describe_outcome(engine, before, after, action) -> str:
     start-of-Turn Regeneration, Poison and landing of the Fish whose Turn began; defeats and
     the end. Read from the difference between `before` and `after` (st.last and st.rslog keep
     the dice); nothing is rolled again."""
-    from . import IM_SCHOOL, R_SCHOOL
     cfg = after.cfg
     seats = cfg.seats
     kind = action[0]
@@ -77,7 +122,6 @@ def describe_outcome(engine, before, after, action) -> str:
 def _strike_words(before, after, hurt) -> list[str]:
     """An Attack or Ram from st.last: the Hide and Fear checks, the roll against Survival,
     the Damage both ways and the chances that took (Poisonous, Stun, Counter Poison)."""
-    from . import IM_FEAR
     a, q, ram, result, nat, total, surv, dmg, counter, gained, crit = after.last
     seats = after.cfg.seats
     fa, fq = before.fish[a], before.fish[q]
@@ -178,7 +222,6 @@ def _turn_start_words(before, after, hurt) -> list[str]:
     """Regeneration, Poison and a Jump's landing at the start of each Turn that began during
     the action: the next Fish's, and those of Fish that Poison defeated before they played.
     Said only when they account exactly for the Fish's Damage now."""
-    from . import R_POISON
     if after.turnno == before.turnno or (after.over and after.win is None and after.alive):
         return []          # (no Turn began, or the sea settled before its steps ran)
     lines = []
