@@ -1,4 +1,4 @@
-"""The A.D.A.P.T. reference engine (cardgen/engines/adapt.py): determinism, invariants over random
+"""The A.D.A.P.T. reference engine (content/adapt/engine/): determinism, invariants over random
 matches, clone independence, the scenarios, and unit tests for the trickier rules.
 """
 

@@ -116,6 +116,23 @@ Experience against its strongest rival, for the simulator's greedy bot.
 
 Not played: the Kingfish Battle Royale variant (simultaneous School Turns); asking for it
 raises RuleConflict.
+
+The code, by module (AdaptEngine is made of one mixin from each of the modules it imports; every
+module imports only `constants`, `state` and the cardgen package, `adapt` imports the rest):
+    constants   names: locations, abilities, Special Actions, phases, dice, the action tuples
+                and the bit-mask tables of sets of Fish
+    state       AdaptState, Fish, Stats, Config; a new state and Fish; the seeded shuffle
+    cards       the card grammar, the per-card vectors, a Fish's Stats as its cards add up
+    setups      the matchups, the variant checks and the per-match Config
+    legal       the legal actions
+    turns       initial_state, apply_chosen and the flow of a Turn; clone
+    adapting    Adapting, the Gene Stream (Wipe, cycling, Auto-Adapt) and Random Selection
+    attacks     Attacks, Rams, Bait and School
+    checks      the invariants
+    replay      describe, card_of and describe_outcome (the replay text)
+    scenarios   scenario_state, parse_action and observe
+    shark       the greedy bot's heuristic and the "shark" bot
+    adapt       AdaptEngine: its options and the data it reads from the game when it loads
 """
 
 from __future__ import annotations

@@ -7,9 +7,9 @@ from cardgen.engines.base import Engine
 
 from .adapting import AdaptingMixin
 from .attacks import AttacksMixin
-from .cards import CardsMixin, _die_sides, _unpack_numerals
+from .cards import CLAMP_SPAN, PLAIN_NUMERAL_MAX, CardsMixin, die_sides, unpack_numerals
 from .checks import ChecksMixin
-from .constants import DEFAULT_CAPS, FLAGS, LOC_INDEX, NUMERALS, STAT_FIELDS
+from .constants import DEFAULT_CAPS, FLAGS, LOC_INDEX, NO_CAP, NO_LOCATION, NUMERALS, STAT_FIELDS
 from .legal import LegalMixin
 from .replay import ReplayMixin
 from .scenarios import ScenariosMixin
@@ -70,7 +70,7 @@ class AdaptEngine(LegalMixin, TurnsMixin, AdaptingMixin, AttacksMixin, CardsMixi
         self.stalemate = int((t.get("stalemate") or {}).get("rounds", 20))
         self.settle_min = 2 * self.stalemate     # (the stalemate test's cheap first half)
 
-        # Card data by type index: the bodies and parts in file order (a Guppy is type -1).
+        # Card data by type index: the bodies and parts in file order (a Guppy is type NO_CARD).
         guppies = game.cards_of_type("guppy")
         self.guppy_names = [c.name for c in guppies] or ["Guppy"]
         g = guppies[0].fields if guppies else {"ferocity": 0, "survival": 3, "lethality": 0,
@@ -83,8 +83,8 @@ class AdaptEngine(LegalMixin, TurnsMixin, AdaptingMixin, AttacksMixin, CardsMixi
         self.level = [int(c.get("level", 1) or 1) for c in stream_cards]
         self.cost = [int(c.get("cost", 4 * lvl) or 0)
                      for c, lvl in zip(stream_cards, self.level, strict=True)]
-        self.loc = [LOC_INDEX.get(c.get("location"), -1) for c in stream_cards]
-        self.die = [_die_sides(c.get("attack_die")) for c in stream_cards]
+        self.loc = [LOC_INDEX.get(c.get("location"), NO_LOCATION) for c in stream_cards]
+        self.die = [die_sides(c.get("attack_die")) for c in stream_cards]
         self.copies = [c.copies for c in stream_cards]
         self.stat = [tuple(int(c.get(k, 0) or 0) for k in STAT_FIELDS) for c in stream_cards]
         self.fx = []
@@ -97,20 +97,22 @@ class AdaptEngine(LegalMixin, TurnsMixin, AdaptingMixin, AttacksMixin, CardsMixi
         self.has_school = [any(e[0] == "flag" and e[1] == "School" for e in fx) for fx in self.fx]
         self.adapt_action = [("adapt", n) for n in self.names]
         self.cap_list = [self.caps.get(k) or 0 for k in NUMERALS]
-        self.cap_eff = [c or 1 << 62 for c in self.cap_list]       # 0: no cap
+        self.cap_eff = [c or NO_CAP for c in self.cap_list]       # 0: no cap
         self.lowest_cap = min(self.cap_eff)
-        # By numeral: its effective score for a sum x in -128..127, at index x (a negative x reads
-        # from the end, as Python does: 0).
-        self.clamp_rows = [[min(x, cap) for x in range(128)] + [0] * 128 for cap in self.cap_eff]
+        # By numeral: its effective score for a sum x in -CLAMP_SPAN..CLAMP_SPAN - 1, at index x (a
+        # negative x reads from the end, as Python does: 0).
+        self.clamp_rows = [[min(x, cap) for x in range(CLAMP_SPAN)] + [0] * CLAMP_SPAN
+                           for cap in self.cap_eff]
         self.vec = self._card_vectors()
-        # The numeral sums of nine cards stay below 2**15 and never borrow (see _UNPACK_PLAIN).
-        self.plain_numerals = all(0 <= x < 3000 for v in self.vec for x in _unpack_numerals(v[4]))
-        # The same with one more entry, read as index -1: an empty part slot, and the Guppy that
-        # an empty Body slot stands for.
+        # The numeral sums of nine cards stay below 2**15 and never borrow (see cards._UNPACK_PLAIN).
+        self.plain_numerals = all(0 <= x < PLAIN_NUMERAL_MAX
+                                  for v in self.vec for x in unpack_numerals(v[4]))
+        # The same with one more entry, read as index NO_CARD (-1): an empty part slot, and the
+        # Guppy that an empty Body slot stands for.
         self.part_vec = [*self.vec, (0, 0, 0, 0, 0, None, ())]
         self.body_vec = [*self.vec, (*self.guppy_stats, 0, None, ())]
         self.level_die = [(lvl, sides) for lvl, sides in zip(self.level, self.die, strict=True)]
-        self.level_die.append((0, 0))          # the Guppy (Body type -1)
+        self.level_die.append((0, 0))          # the Guppy (Body type NO_CARD)
         self._stats_cache: dict = {}       # the Stats `_stats` built (for bots and scenarios)
         self._numerals_cache: dict = {}
         self._config_cache: dict = {}

@@ -3,18 +3,20 @@
 
 from __future__ import annotations
 
-from .constants import _NONE, IM_BAIT, IM_POISON, IM_STUN, P_CHOICE
+from .constants import IM_BAIT, IM_POISON, IM_STUN, NO_CARD, NO_CARDS, NOBODY, P_CHOICE, PERCENTILE
 
 
 class AdaptingMixin:
     __slots__ = ()
 
-    # -- Adapting, Buying, the stream ---------------------------------------------------------------
+    # -- Adapting, the stream -----------------------------------------------------------------------
     def _adapt(self, st, p, c):
+        """Fish p Adapts card instance c (already paid for and out of where it was): it takes its
+        slot, what it replaces goes under the Fish, and the Stats follow."""
         f = st.fish[p]
         cfg = st.cfg
         slot = cfg.islot[c]
-        if slot:
+        if slot:                         # (not BODY_SLOT: a part)
             old = f.parts[slot - 1]
             f.parts[slot - 1] = c
         else:
@@ -57,14 +59,14 @@ class AdaptingMixin:
             if imm & IM_STUN:
                 f.stun = False
             if imm & IM_BAIT:
-                f.bait = -1
+                f.bait = NOBODY
 
     def _wipe(self, st, p):
         st.wiped = st.turnno
         st.removed = True
         stream = st.stream
         st.discard.extend(stream if -1 not in stream else [c for c in stream if c >= 0])
-        stream[:] = [-1] * len(stream)
+        stream[:] = [-1] * len(stream)          # = NO_CARD (a literal: a Wipe is a common Action)
         cfg = st.cfg
         bonus = cfg.wipe_bonus
         tm = cfg.team[p]
@@ -75,7 +77,8 @@ class AdaptingMixin:
             self._gain(st, p, bonus)
 
     def _cycle(self, st):
-        """Remove, slide towards the high slots, refill from the highest empty slot."""
+        """Remove, slide towards the high slots, refill from the highest empty slot. (-1 is
+        NO_CARD, a literal here: this runs at the end of many Turns.)"""
         stream = st.stream
         deck = st.deck
         if not st.removed:
@@ -106,7 +109,7 @@ class AdaptingMixin:
 
     def _auto_adapt(self, st, p):
         f = st.fish[p]
-        ids = st.cfg.body_at.get(f.s.level + 1, _NONE)      # the Bodies one Level up
+        ids = st.cfg.body_at.get(f.s.level + 1, NO_CARDS)      # the Bodies one Level up
         fits = ids.__contains__
         f.auto += 1
         f.rare = True
@@ -120,7 +123,7 @@ class AdaptingMixin:
         for i in range(len(stream) - 1, -1, -1):
             c = stream[i]
             if fits(c):
-                stream[i] = -1
+                stream[i] = NO_CARD
                 st.removed = True
                 self._pay_auto(st, p, c)
                 return
@@ -139,7 +142,7 @@ class AdaptingMixin:
                 k -= 1
             if k >= 0:
                 c = deck[k]
-                passing = [-1, *deck[k + 1:], *stream]
+                passing = [NO_CARD, *deck[k + 1:], *stream]
                 del deck[k:]
             else:
                 passing = [*deck, *stream]
@@ -156,7 +159,7 @@ class AdaptingMixin:
                 st.discard.append(last)
             c = self._draw(st)
             if fits(c):
-                stream.insert(0, -1)
+                stream.insert(0, NO_CARD)
                 st.removed = True
                 self._pay_auto(st, p, c)
                 return
@@ -170,7 +173,7 @@ class AdaptingMixin:
     # -- Random Selection ---------------------------------------------------------------------------
     def _rs_roll(self, st, p, resume):
         """Adapt by Random Selection; True if it waits for a "card of your choice"."""
-        roll = self._roll(st, 100)
+        roll = self._roll(st, PERCENTILE)
         chart = st.cfg.chart
         for row in chart:
             if roll <= row[0]:
@@ -179,16 +182,16 @@ class AdaptingMixin:
             row = chart[-1]
         _, gain, arg = row
         if gain == "experience":
-            st.rslog.append((p, roll, "exp", -1, "exp"))
+            st.rslog.append((p, roll, "exp", NO_CARD, "exp"))
             self._gain(st, p, arg)
             return False
         if gain == "slot":
             self._rs_take(st, p, arg - 1, f"slot {arg}", roll)
             return False
         if not any(c >= 0 for c in st.stream):
-            st.rslog.append((p, roll, "choice", -1, "empty"))
+            st.rslog.append((p, roll, "choice", NO_CARD, "empty"))
             return False
-        st.rslog.append((p, roll, "choice", -1, "choosing"))
+        st.rslog.append((p, roll, "choice", NO_CARD, "choosing"))
         st.phase = P_CHOICE
         st.chooser = p
         st.resume = resume
@@ -200,9 +203,9 @@ class AdaptingMixin:
         ct = cfg.ct
         if roll is None:           # the choice of a "card of your choice" result
             p0, roll, _, _, _ = st.rslog.pop()
-        c = st.stream[i] if 0 <= i < len(st.stream) else -1
+        c = st.stream[i] if 0 <= i < len(st.stream) else NO_CARD
         if c < 0:
-            st.rslog.append((p, roll, result, -1, "empty"))
+            st.rslog.append((p, roll, result, NO_CARD, "empty"))
             return
         t = ct[c]
         if self.is_body[t]:
@@ -213,7 +216,7 @@ class AdaptingMixin:
             if self.level[t] <= tgp:
                 st.rslog.append((p, roll, result, c, "left"))
                 return
-        st.stream[i] = -1
+        st.stream[i] = NO_CARD
         st.removed = True
         extra = self._adapt_cost(cfg, f, t, st.exp[cfg.team[p]])
         if extra >= 0:

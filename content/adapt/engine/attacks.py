@@ -3,12 +3,17 @@
 from __future__ import annotations
 
 from .constants import (
+    CHECK_DIE,
+    CRITICAL_DIE,
+    ELECTRO_BONUS,
+    GUPPY_DIE,
     IM_CA,
     IM_FEAR,
     IM_POISON,
     IM_SCHOOL,
     IM_SHOCK,
     IM_STUN,
+    LANDING_BONUS,
     P_SECOND,
     R_CA,
     R_RAM,
@@ -16,6 +21,7 @@ from .constants import (
     R_SHOCK,
     SA_BAIT,
     SA_RAM,
+    SCHOOL_DAMAGE,
 )
 
 
@@ -30,13 +36,13 @@ class AttacksMixin:
         a, d = fish[p], fish[q]
         sa, sd = a.s, d.s
         if d.hide:
-            r = roll(st, 10)
+            r = roll(st, CHECK_DIE)
             if r <= d.hide:
                 st.blocked |= 1 << q
                 st.last = (p, q, ram, "hidden", r, 0, 0, 0, 0, 0, False)
                 return False
         if sd.fear and not sa.imm & IM_FEAR:
-            r = roll(st, 10)
+            r = roll(st, CHECK_DIE)
             if r <= sd.fear:
                 st.last = (p, q, ram, "feared", r, 0, 0, 0, 0, 0, False)
                 return True
@@ -52,12 +58,12 @@ class AttacksMixin:
                 a.rare = True
         else:
             die = sa.die
-            nat = roll(st, die) if die else roll(st, 2)
+            nat = roll(st, die) if die else roll(st, GUPPY_DIE)
             fer = sa.fer
             if sa.electro and sd.level < sa.level:
-                fer += 2
+                fer += ELECTRO_BONUS
             if a.splash:
-                fer += 2
+                fer += LANDING_BONUS
             total = nat + fer
             leth = sa.leth if sa.leth < self.leth_cap else self.leth_cap
             crit = sa.crit and die and nat == die
@@ -77,7 +83,7 @@ class AttacksMixin:
                     self._gain(st, q, sd.sneaky)
                 return True
             if crit:
-                extra = roll(st, 4)
+                extra = roll(st, CRITICAL_DIE)
             dmg -= sd.armor
         if dmg < 0:
             dmg = 0
@@ -100,14 +106,14 @@ class AttacksMixin:
                 shock_a = 0
         mp = self.max_poison
         # Each chance is rolled whenever its owner has the ability, so the dice line up in order.
-        if sa.pois and not ram and roll(st, 10) <= sa.pois and not sd.imm & IM_POISON \
+        if sa.pois and not ram and roll(st, CHECK_DIE) <= sa.pois and not sd.imm & IM_POISON \
                 and d.poison < mp:
             d.poison += 1
             d.rare = True
-        if sa.stun and roll(st, 10) <= sa.stun and not sd.imm & IM_STUN:
+        if sa.stun and roll(st, CHECK_DIE) <= sa.stun and not sd.imm & IM_STUN:
             d.stun = True
             d.rare = True
-        if sd.cpois and roll(st, 10) <= sd.cpois and not sa.imm & IM_POISON and a.poison < mp:
+        if sd.cpois and roll(st, CHECK_DIE) <= sd.cpois and not sa.imm & IM_POISON and a.poison < mp:
             a.poison += 1
             a.rare = True
         self._hurt(st, q, dmg + shock_d)
@@ -129,7 +135,7 @@ class AttacksMixin:
         if f.s.cd[SA_BAIT]:
             f.cd[SA_BAIT] = f.s.cd[SA_BAIT]
             f.rare = True
-        if self._roll(st, 10) <= f.s.bait:
+        if self._roll(st, CHECK_DIE) <= f.s.bait:
             st.fish[q].bait = p
             st.fish[q].rare = True
         st.phase = P_SECOND
@@ -137,7 +143,7 @@ class AttacksMixin:
     def _school(self, st, p, q):
         d = st.fish[q]
         if not d.s.imm & IM_SCHOOL:
-            self._hurt(st, q, 1 - d.s.res[R_SCHOOL])
+            self._hurt(st, q, SCHOOL_DAMAGE - d.s.res[R_SCHOOL])
             if not d.alive:
                 self._check_over(st)
         self._end_turn(st)

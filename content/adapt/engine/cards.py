@@ -8,9 +8,8 @@ import struct
 from operator import getitem
 
 from .constants import (
-    _ZERO4,
-    _ZERO5,
     AMPH_TOXIC,
+    CARD_SLOTS,
     FL_AMPHIBIOUS,
     FL_TOXIC,
     FLAG_BITS,
@@ -22,15 +21,22 @@ from .constants import (
     N_HIDE,
     N_JUMP,
     N_POIS,
+    N_RESISTS,
+    N_SA,
+    NO_CARD,
+    NO_COOLDOWNS,
+    NO_RESISTS,
     NUM_ATTR,
     NUM_INDEX,
     NUMERALS,
     RESIST_NAMES,
     SA_INDEX,
     STAT_FIELDS,
+    STRIKE_RAM,
 )
 from .state import Stats
 
+# The grammar of a card's `text:` (anything its `abilities` do not say): sentences, each one of
 # these patterns. Each match becomes the same effects an ability or a stat field would give.
 _WORD = r"(?:\{(\w+)\}|([A-Z][a-z]+))"
 TEXT_PATTERNS = [
@@ -44,21 +50,28 @@ TEXT_PATTERNS = [
 ]
 
 
-# The numeral sums of a card or a Fish as one int, NUM_BITS bits a numeral (signed), above 7 zero
-# bits: the sums of two Fish differ by the difference of two cards, one subtraction and one
-# addition, and raw | amph_toxic (7 bits) keys the _numerals cache. With no negative numeral on
-# any card (the usual case) the fields are plain 16-bit unsigned ints, which struct reads at once
-# (on a cache miss: some 1,600 of them in the first 300 matches).
+# The numeral sums of a card or a Fish as one int, NUM_BITS bits a numeral (signed), above
+# NUM_SHIFT (7) zero bits, one per flag: the sums of two Fish differ by the difference of two
+# cards, one subtraction and one addition, and raw | amph_toxic (flag bits) keys the _numerals
+# cache. With no negative numeral on any card (the usual case) the fields are plain 16-bit
+# unsigned ints, which struct reads at once (on a cache miss: some 1,600 of them in the first 300
+# matches).
 NUM_BITS = 16
+NUM_SHIFT = len(FLAGS)
+CLAMP_SPAN = 128               # the numeral sums AdaptEngine.clamp_rows covers: -128..127
+STATS_CACHE_MAX = 20000        # Stats kept by _stats (then the cache starts again)
+NUMERALS_CACHE_MAX = 50000     # effective numerals kept by _numerals (then no more are added)
+PLAIN_NUMERAL_MAX = 3000       # any numeral of a card below it: nine cards' sums stay below 2**15
 _UNPACK_PLAIN = struct.Struct(f"<{len(NUMERALS)}H").unpack
+_PLAIN_BYTES = NUM_BITS // 8 * len(NUMERALS)          # the bytes _UNPACK_PLAIN reads
 
 
 def _pack_numerals(num) -> int:
-    return sum(x << (NUM_BITS * i) for i, x in enumerate(num)) << 7
+    return sum(x << (NUM_BITS * i) for i, x in enumerate(num)) << NUM_SHIFT
 
 
-def _unpack_numerals(raw: int) -> list:
-    raw >>= 7
+def unpack_numerals(raw: int) -> list:
+    raw >>= NUM_SHIFT
     out = []
     for _ in NUMERALS:
         x = raw & ((1 << NUM_BITS) - 1)
@@ -78,7 +91,7 @@ def _longest_cooldowns(cd: tuple, card: tuple) -> tuple:
     return tuple(out)
 
 
-def _die_sides(value) -> int:
+def die_sides(value) -> int:
     if isinstance(value, str) and value.startswith("d") and value[1:].isdigit():
         return int(value[1:])
     return 0
@@ -167,9 +180,9 @@ class CardsMixin:
             fer, surv, leth, hp = self.stat[t]
             num = [0] * len(NUMERALS)
             flags = 0
-            res = [0] * 5
+            res = [0] * N_RESISTS
             imm = 0
-            cd = [0] * 4
+            cd = [0] * N_SA
             for e in fx:
                 kind = e[0]
                 if kind == "num":
@@ -199,8 +212,8 @@ class CardsMixin:
         return vec
 
     def _stats(self, body, parts) -> Stats:
-        """Totals for a Body type (-1: the Guppy) and 8 part types (-1: empty), cached; shared,
-        never changed."""
+        """Totals for a Body type (NO_CARD: the Guppy) and a part type by location (NO_CARD:
+        empty), cached; shared, never changed."""
         key = (body, *parts)
         s = self._stats_cache.get(key)
         if s is None:
@@ -208,7 +221,7 @@ class CardsMixin:
             for slot, t in enumerate(key):
                 if t >= 0:
                     self._swap_card(s, slot, t)
-            if len(self._stats_cache) > 20000:
+            if len(self._stats_cache) > STATS_CACHE_MAX:
                 self._stats_cache.clear()
             self._stats_cache[key] = s
         return s
@@ -224,10 +237,10 @@ class CardsMixin:
          s.shock, s.stun) = s.nums
         s.flags = 0
         s.smart, s.sneaky, s.crit, s.electro, s.school = FLAG_FIELDS[0]
-        s.res = _ZERO5
+        s.res = NO_RESISTS
         s.rimm = s.imm = 0
-        s.cd = _ZERO4
-        s.key = [-1] * 9
+        s.cd = NO_COOLDOWNS
+        s.key = [NO_CARD] * CARD_SLOTS
         s.roll = s.fer >= self.guppy_min_fer
         s.strike = int(s.roll)
         s.special = 0
@@ -235,7 +248,7 @@ class CardsMixin:
         return s
 
     def _swap_card(self, s, slot, new):
-        """Card type `new` takes `slot` (0: the Body, 1-8: the part locations) of Stats s, in
+        """Card type `new` takes `slot` (BODY_SLOT, or a part location + 1) of Stats s, in
         place: the sums move by the two cards' difference, and whatever neither card touches
         (the numerals, the Resists, the flags) stays as it is, and so does what derives from it."""
         key = s.key
@@ -256,7 +269,7 @@ class CardsMixin:
         if fic0:
             # A flag, an immunity or a Cooldown cannot be subtracted: gather them again.
             flags = imm = 0
-            cd = _ZERO4
+            cd = NO_COOLDOWNS
             vec = self.vec
             for t in key:
                 if t >= 0:
@@ -300,7 +313,7 @@ class CardsMixin:
             s.imm = imm | IM_SHOCK if s.shock else imm     # a Fish with Shock is Immune to Shock
         if restrike:
             roll = s.roll = s.level > 0 or fer >= self.guppy_min_fer    # can make an Attack roll
-            s.strike = roll + (2 if s.ram else 0)        # as legal_actions reads it (STRIKES kind)
+            s.strike = roll + (STRIKE_RAM if s.ram else 0)      # legal_actions' STRIKES kind
 
     def _numerals(self, raw, amph_toxic):
         """The effective numerals from their sums (packed, as _pack_numerals): the Amphibious and
@@ -311,9 +324,9 @@ class CardsMixin:
         if out is not None:
             return out
         if self.plain_numerals:
-            num = list(_UNPACK_PLAIN((raw >> 7).to_bytes(2 * len(NUMERALS), "little")))
+            num = list(_UNPACK_PLAIN((raw >> NUM_SHIFT).to_bytes(_PLAIN_BYTES, "little")))
         else:
-            num = _unpack_numerals(raw)
+            num = unpack_numerals(raw)
         if amph_toxic & FL_AMPHIBIOUS:
             if num[N_HIDE]:
                 num[N_HIDE] += 1
@@ -328,14 +341,14 @@ class CardsMixin:
         hi = max(num)
         if lo >= 0 and hi <= self.lowest_cap:
             out = tuple(num)                 # nothing to clamp (the usual case: a few small sums)
-        elif lo >= -128 and hi < 128:
+        elif lo >= -128 and hi < 128:      # = -CLAMP_SPAN, CLAMP_SPAN: the sums clamp_rows covers
             out = tuple(map(getitem, self.clamp_rows, num))       # (a table look-up per sum, in C)
         else:
             caps = self.cap_eff
             # (enumerate, not zip(..., strict=True): a keyword argument makes zip build a dict)
             out = tuple([0 if x <= 0 else (x if x <= caps[i] else caps[i])
                          for i, x in enumerate(num)])
-        if len(self._numerals_cache) < 50000:
+        if len(self._numerals_cache) < NUMERALS_CACHE_MAX:
             self._numerals_cache[key] = out
         return out
 

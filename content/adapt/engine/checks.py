@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from .constants import P_CHOICE
+from .constants import NO_CARD, NO_LOCATION, P_CHOICE
 
 
 class ChecksMixin:
@@ -18,7 +18,7 @@ class ChecksMixin:
             cards += f.parts
             cards.append(f.body)
         cards.sort()
-        k = cards.count(-1)
+        k = cards.count(NO_CARD)
         if cards[k:] != cfg.ids:
             out.extend(self._lost_cards(st, cards[k:]))
         if len(st.stream) != cfg.slots:
@@ -44,7 +44,7 @@ class ChecksMixin:
                 out.append(f"fish {p}: damage {f.dmg}, poison {f.poison}")
             if min(f.cd) < 0 or f.jump < 0 or f.hide < 0:
                 out.append(f"fish {p}: a negative timer")
-            if f.body >= 0 and iloc[f.body] != -1:
+            if f.body >= 0 and iloc[f.body] != NO_LOCATION:
                 out.append(f"fish {p}: a part as its Body")
             for i, c in enumerate(f.parts):
                 if c >= 0 and iloc[c] != i:

@@ -50,7 +50,7 @@ class LegalMixin:
         cfg = st.cfg
         my = cfg.team[p]
         # A whole Action: not after Hide or Bait, not in the air, not stunned. How it can strike
-        # (the STRIKES kind): 1 an Attack roll, 2 a Ram off Cooldown, 3 both.
+        # (the STRIKES kind): STRIKE_ATTACK an Attack roll, STRIKE_RAM a Ram off Cooldown, or both.
         if not (ph or f.rare):           # P_ACTION (0), and none of f.rare's conditions
             whole = True                 # (no Cooldown runs, not in the air, stunned nor Baited)
             strike = s.strike

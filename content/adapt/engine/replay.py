@@ -4,7 +4,20 @@ led to (describe_outcome: dice, Damage, Random Selections, Auto-Adapting, the en
 
 from __future__ import annotations
 
-from .constants import IM_FEAR, IM_SCHOOL, R_POISON, R_SCHOOL
+from .constants import (
+    CHECK_DIE,
+    CRITICAL_DIE,
+    ELECTRO_BONUS,
+    IM_FEAR,
+    IM_SCHOOL,
+    LANDING_BONUS,
+    NO_CARD,
+    NOBODY,
+    PERCENTILE,
+    R_POISON,
+    R_SCHOOL,
+    SCHOOL_DAMAGE,
+)
 
 
 class ReplayMixin:
@@ -20,7 +33,7 @@ class ReplayMixin:
         kind = action[0]
         if kind in ("buy", "choose"):
             i = action[1] - 1
-            c = st.stream[i] if 0 <= i < len(st.stream) else -1
+            c = st.stream[i] if 0 <= i < len(st.stream) else NO_CARD
             name = self._card_name(st, c) or "nothing"
             if kind == "choose":
                 return f"{who} chooses {name} (slot {action[1]}) by Random Selection"
@@ -70,7 +83,7 @@ def describe_outcome(engine, before, after, action) -> str:
     elif kind == "school":
         q = action[1]
         d = after.fish[q].s
-        hurt[q] = 0 if d.imm & IM_SCHOOL else max(0, 1 - d.res[R_SCHOOL])
+        hurt[q] = 0 if d.imm & IM_SCHOOL else max(0, SCHOOL_DAMAGE - d.res[R_SCHOOL])
         lines.append(_damage_words(before, after, q, hurt[q]) if hurt[q]
                      else f"{seats[q]} shrugs off the School: no Damage")
     elif kind == "bait":
@@ -98,7 +111,7 @@ def describe_outcome(engine, before, after, action) -> str:
             later.append(_selection_words(
                 engine, after, entry, False,
                 f"start of {seats[q]}'s Turn, the School's pool is full: Random Selection, "))
-    began = after.turn if after.turnno != before.turnno else -1
+    began = after.turn if after.turnno != before.turnno else NOBODY
     for q in range(cfg.n):
         if after.fish[q].auto > before.fish[q].auto:
             (later if q == began else lines).append(_auto_words(engine, before, after, q))
@@ -128,23 +141,23 @@ def _strike_words(before, after, hurt) -> list[str]:
     lines = []
     if fq.hide:
         if result == "hidden":
-            return [f"Hide check: d10 rolled {nat}, within {seats[q]}'s Hide {fq.hide}: no "
+            return [f"Hide check: d{CHECK_DIE} rolled {nat}, within {seats[q]}'s Hide {fq.hide}: no "
                     f"Attack, {seats[a]} chooses another Action"]
         lines.append(f"Hide check: {seats[q]} is found")
     if fq.s.fear and not fa.s.imm & IM_FEAR:
         if result == "feared":
-            lines.append(f"Fear check: d10 rolled {nat}, within {seats[q]}'s Fear "
+            lines.append(f"Fear check: d{CHECK_DIE} rolled {nat}, within {seats[q]}'s Fear "
                          f"{fq.s.fear}: {seats[a]} loses its nerve, the Action is spent")
             return lines
         lines.append(f"Fear check: {seats[a]} keeps its nerve")
     if not ram:
         die = f"d{fa.s.die}" if fa.s.die else "the Guppy die"
-        verdict = ("a Critical: it connects, +d4 Damage" if crit and total <= surv
-                   else "a hit, and a Critical: +d4 Damage" if crit else result)
+        verdict = (f"a Critical: it connects, +d{CRITICAL_DIE} Damage" if crit and total <= surv
+                   else f"a hit, and a Critical: +d{CRITICAL_DIE} Damage" if crit else result)
         # the Ferocity, and apart the bonuses the Attack Total added (the rulebook's step 4)
-        bonus = "".join(f" + 2 {why}" for why, on in (
-            ("Electroreception", fa.s.electro and fq.s.level < fa.s.level),
-            ("for landing", fa.splash)) if on)
+        bonus = "".join(f" + {plus} {why}" for why, plus, on in (
+            ("Electroreception", ELECTRO_BONUS, fa.s.electro and fq.s.level < fa.s.level),
+            ("for landing", LANDING_BONUS, fa.splash)) if on)
         lines.append(f"{die} rolled {nat} + {fa.s.fer} Ferocity{bonus} = {total} against "
                      f"Survival {surv}: {verdict}")
     if result == "miss":
@@ -196,7 +209,7 @@ def _selection_words(engine, after, entry, chosen, why) -> str:
     name = engine._card_name(after, c)
     if chosen:
         return f"{name}: {went}"
-    head = f"{why}d100 rolled {roll}"
+    head = f"{why}d{PERCENTILE} rolled {roll}"
     if result == "exp":
         amount = next((row[2] for row in cfg.chart if roll <= row[0]), cfg.chart[-1][2])
         return f"{head}: +{amount} exp"
@@ -244,6 +257,6 @@ def _turn_start_words(before, after, hurt) -> list[str]:
             lines.append(f"start of {who}'s Turn: Poison {f1.poison}, {who} takes {pois} "
                          f"Damage {left}")
         if f1.splash and not f0.splash:
-            lines.append(f"start of {who}'s Turn: it lands from its Jump, +2 Ferocity on an "
+            lines.append(f"start of {who}'s Turn: it lands from its Jump, +{LANDING_BONUS} Ferocity on an "
                          "Attack this Turn")
     return lines

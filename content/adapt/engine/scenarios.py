@@ -7,8 +7,8 @@ import random
 
 from cardgen.engines.base import action_words
 
-from .constants import LOCATIONS, PHASE_NAMES, SA_INDEX, SA_NAMES
-from .state import AdaptState, _shuffle
+from .constants import LOCATIONS, NO_CARD, NOBODY, PHASE_NAMES, SA_INDEX, SA_NAMES
+from .state import AdaptState, new_state, shuffle
 
 
 class ScenariosMixin:
@@ -35,7 +35,7 @@ class ScenariosMixin:
             return len(types) - 1
 
         cfg.ct = types
-        st = self._new_state(cfg, rng)
+        st = new_state(cfg, rng, self.guppy_s)
         fish_specs = list(setup.get("fish") or [])
         for p in range(players):
             spec = fish_specs[p] if p < len(fish_specs) else {}
@@ -61,15 +61,15 @@ class ScenariosMixin:
             f.jlen = int(spec.get("jump_length", f.jump))
             f.splash = bool(spec.get("splash", False))
             b = spec.get("baited_by")
-            f.bait = -1 if b is None else int(b)
+            f.bait = NOBODY if b is None else int(b)
             for k, v in (spec.get("cooldowns") or {}).items():
                 f.cd[SA_INDEX[k]] = int(v)
             f.auto = int(spec.get("auto_adapted", 0))
             f.alive = bool(spec.get("alive", True))
             f.rare = True
             f.hold = None
-            f.s = self._stats(types[f.body] if f.body >= 0 else -1,
-                              tuple(types[c] if c >= 0 else -1 for c in f.parts))
+            f.s = self._stats(types[f.body] if f.body >= 0 else NO_CARD,
+                              tuple(types[c] if c >= 0 else NO_CARD for c in f.parts))
             f.own = False
             f.fragile = f.dmg > f.s.hp and f.alive
             if "exp" in spec:
@@ -79,13 +79,13 @@ class ScenariosMixin:
         stream = list(setup.get("stream") or [])
         if len(stream) > cfg.slots:
             raise ValueError(f"the stream has {cfg.slots} slots, not {len(stream)}")
-        st.stream = [inst(n) if n else -1 for n in stream] + [-1] * (cfg.slots - len(stream))
+        st.stream = [inst(n) if n else NO_CARD for n in stream] + [NO_CARD] * (cfg.slots - len(stream))
         st.discard = [inst(n) for n in setup.get("discard") or []]
         if "deck" in setup:
             st.deck = [inst(n) for n in reversed(setup.get("deck") or [])]
         else:
             rest = [t for t, k in sorted(pool.items()) for _ in range(k)]
-            _shuffle(rng, rest)
+            shuffle(rng, rest)
             st.deck = [inst(self.names[t]) for t in rest]
         missing = [i for i, c in enumerate(st.stream) if c < 0 and i >= len(stream)]
         for i in sorted(missing, reverse=True):

@@ -8,8 +8,13 @@ from pathlib import Path
 from cardgen.engines.base import RuleConflict, Setup
 from cardgen.errors import ContentError, Issue
 
-from .constants import INF, LOCATIONS
+from .constants import BODY_SLOT, INF, LOCATIONS, MAX_FISH, MAX_LEVEL
 from .state import Config
+
+# The card Levels a Body's skip-cost row covers (above any Body Level a step up can reach).
+SKIP_COST_LEVELS = 12
+# Buy price rows past a full PGP (a scenario may overfill one).
+PGP_SPARE_ROWS = 16
 
 
 class SetupsMixin:
@@ -127,7 +132,7 @@ class SetupsMixin:
         unknown = set(variants) - {"kids", "sailfish", "school-battle", "multi-auto-adapt"}
         if unknown:
             raise RuleConflict(f"variants the engine does not play: {', '.join(sorted(unknown))}")
-        if not 2 <= players <= 6:
+        if not 2 <= players <= MAX_FISH:
             raise RuleConflict(f"A.D.A.P.T. is for 2 to 6 players, not {players}")
         cfg = Config()
         cfg.n = players
@@ -152,11 +157,11 @@ class SetupsMixin:
             cfg.skip = int(four.get("skip_cost_per_level", 2))
         if "kids" in variants or "sailfish" in variants:
             cfg.step = 2
-        cfg.bmax = [max(self.guppy_max, cfg.step)] + [bl + cfg.step for bl in range(1, 6)]
+        cfg.bmax = [max(self.guppy_max, cfg.step)] + [bl + cfg.step for bl in range(1, MAX_LEVEL + 1)]
         # The Body Levels (as bits) a Fish of each Level could Adapt at once as a step up.
         cfg.above = [max(0, (2 << top) - (2 << level)) for level, top in enumerate(cfg.bmax)]
         cfg.skipcost = [[sum(cfg.skip * k for k in range(bl + 1, lv)) if bl and cfg.skip else 0
-                         for lv in range(12)] for bl in range(6)]
+                         for lv in range(SKIP_COST_LEVELS)] for bl in range(MAX_LEVEL + 1)]
         charts = (t.get("random_selection") or {}).get("charts") or {}
         key = players if players in charts else (t.get("random_selection") or {}).get(
             "chart_for_more_players", 3)
@@ -201,7 +206,7 @@ class SetupsMixin:
         cfg.ids = list(range(cfg.total))
         cfg.iadapt = [self.adapt_action[t] for t in cfg.ct]
         cfg.iname = [self.names[t] for t in cfg.ct] + [None]
-        cfg.islot = [0 if self.is_body[t] else self.loc[t] + 1 for t in cfg.ct]  # 0: the Body
+        cfg.islot = [BODY_SLOT if self.is_body[t] else self.loc[t] + 1 for t in cfg.ct]
         cfg.ischool = [self.has_school[t] for t in cfg.ct] + [False]
         cfg.bbit = [1 << lv if lv else 0 for lv in cfg.blev]     # a Body's Level as one bit
         cfg.body_at = {}
@@ -227,7 +232,7 @@ class SetupsMixin:
                          + [INF] for row in cfg.adaptprice]
         # By Body Level and PGP size: the price row a Buy reads (a full PGP: the full price; the
         # spare rows cover a scenario that overfills a PGP).
-        cfg.buyprice = [[cfg.price] * self.pgp_max + [full] * 16 for full in cfg.fullprice]
+        cfg.buyprice = [[cfg.price] * self.pgp_max + [full] * PGP_SPARE_ROWS for full in cfg.fullprice]
         # By Body Level: a Fish's hold (_hold) while its PGP is empty.
         cfg.bare_hold = [(2 << bl, cfg.above[bl] & -(2 << bl), cfg.buyprice[bl][0], ())
                          for bl in range(len(cfg.bmax))]

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from .constants import IM_FEAR, IM_SHOCK, R_RAM
+from .constants import CHECK_DIE, ELECTRO_BONUS, GUPPY_DIE, IM_FEAR, IM_SHOCK, LANDING_BONUS, R_RAM
 
 
 class BotsMixin:
@@ -118,8 +118,9 @@ class SharkBot:
         if ram:
             dmg = max(0, sa.ram - sd.armor - sd.res[R_RAM])
         else:
-            die = sa.die or 2
-            fer = sa.fer + (2 if sa.electro and sd.level < sa.level else 0) + (2 if a.splash else 0)
+            die = sa.die or GUPPY_DIE
+            fer = (sa.fer + (ELECTRO_BONUS if sa.electro and sd.level < sa.level else 0)
+                   + (LANDING_BONUS if a.splash else 0))
             leth = min(sa.leth, self.engine.leth_cap)
             total_dmg = 0.0
             for face in range(1, die + 1):
@@ -131,7 +132,7 @@ class SharkBot:
                 else:
                     total_dmg -= 0.15 * min(sd.surv - total, 5)   # a miss pays Experience
             dmg = total_dmg / die
-        chance = (1 - d.hide / 10) * (1 - (0 if sa.imm & IM_FEAR else sd.fear) / 10)
+        chance = (1 - d.hide / CHECK_DIE) * (1 - (0 if sa.imm & IM_FEAR else sd.fear) / CHECK_DIE)
         need = 1 if d.fragile else sd.hp - d.dmg + 1      # Damage that sinks the target
         value = 2.2 * dmg + (8.0 if dmg >= need else 0.0)
         value -= 2.2 * (max(0, sd.counter - sa.armor) + (0 if sa.imm & IM_SHOCK else sd.shock))

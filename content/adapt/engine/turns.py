@@ -9,14 +9,20 @@ from math import floor
 from cardgen.engines.base import Setup
 
 from .constants import (
-    _NO_CD,
+    AIRBORNE_EXP,
+    IDLE_CD,
     IM_POISON,
+    MAX_LEVEL,
+    N_SA,
     NEXT_ALIVE,
+    NO_CARD,
+    NOBODY,
     P_ACTION,
     P_CHOICE,
     P_OVER,
     P_SCHOOL,
     P_SECOND,
+    PERCENTILE,
     R_POISON,
     RES_ACTION,
     RES_END,
@@ -24,72 +30,11 @@ from .constants import (
     SA_HIDE,
     SA_JUMP,
 )
-from .state import AdaptState, Fish, _shuffle
+from .state import AdaptState, new_state, shuffle
 
 
 class TurnsMixin:
     __slots__ = ()
-
-    def _new_state(self, cfg, rng) -> AdaptState:
-        st = AdaptState()
-        st.rng = rng
-        st.cfg = cfg
-        st.fish = [self._new_fish() for _ in range(cfg.n)]
-        if cfg.school_battle:
-            for f in st.fish:
-                f.rare = True
-        st.exp = cfg.exp_start[:]
-        st.stream = [-1] * cfg.slots
-        st.deck = []
-        st.discard = []
-        st.turn = 0
-        st.phase = P_ACTION
-        st.chooser = -1
-        st.resume = RES_END
-        st.removed = False
-        st.attacked = -1                # the turnno of the last Turn with an Attack (or Ram)
-        st.wiped = -1                   # the turnno of the last Turn with a Wipe
-        st.blocked = 0
-        st.over = False
-        st.win = None
-        st.turnno = 0
-        st.forced = None
-        st.rsdue = [False] * cfg.nteams
-        st.legal = None
-        st.last = None
-        st.queue = []
-        st.first = 0
-        st.rslog = []
-        st.rolls = []
-        st.quiet = 0
-        st.alive = (1 << cfg.n) - 1     # the living Fish, as bits
-        st.air = 0                      # the Fish in the air (jumping), as bits
-        return st
-
-    def _new_fish(self) -> Fish:
-        f = Fish()
-        f.body = -1
-        f.parts = [-1] * 8
-        f.under = []
-        f.pgp = []
-        f.dmg = f.peak = 0
-        f.poison = 0
-        f.stun = False
-        f.hide = 0
-        f.jump = 0
-        f.jlen = 0
-        f.splash = False
-        f.cd = [0, 0, 0, 0]
-        f.bait = -1
-        f.alive = True
-        f.fragile = False
-        f.auto = 0
-        f.sblock = -1
-        f.s = self.guppy_s
-        f.own = False
-        f.rare = False
-        f.hold = None
-        return f
 
     # -- the match ------------------------------------------------------------------------------
     def initial_state(self, setup: Setup, rng: random.Random) -> AdaptState:
@@ -106,9 +51,9 @@ class TurnsMixin:
             cfg.ct = self._deck_types(deck, variants, boxes)
             self._finish_config(cfg)
             self._config_cache[key] = cfg
-        st = self._new_state(cfg, rng)
+        st = new_state(cfg, rng, self.guppy_s)
         st.deck = deck = list(range(cfg.total))
-        _shuffle(rng, deck)
+        shuffle(rng, deck)
         slots = cfg.slots
         if len(deck) >= slots:
             # Dealt from the highest slot down, one card at a time off the top (the list's end):
@@ -124,7 +69,7 @@ class TurnsMixin:
     def _opening_selection(self, st):
         n = st.cfg.n
         while True:
-            rolls = [self._roll(st, 100) for _ in range(n)]
+            rolls = [self._roll(st, PERCENTILE) for _ in range(n)]
             if len(set(rolls)) == n:
                 break
         st.rolls = rolls
@@ -150,7 +95,7 @@ class TurnsMixin:
             return st.turn
         ph = st.phase
         if st.over:
-            return -1
+            return NOBODY
         return st.chooser if ph == P_CHOICE else st.turn
 
     def is_over(self, st) -> bool:
@@ -170,10 +115,10 @@ class TurnsMixin:
         deck = st.deck
         if not deck:
             if not st.discard:
-                return -1
+                return NO_CARD
             deck.extend(st.discard)
             st.discard.clear()
-            _shuffle(st.rng, deck)
+            shuffle(st.rng, deck)
         return deck.pop()
 
     # -- applying actions ---------------------------------------------------------------------------
@@ -191,7 +136,7 @@ class TurnsMixin:
             stream = st.stream
             i = action[1] - 1
             c = stream[i]
-            stream[i] = -1
+            stream[i] = -1                          # = NO_CARD
             st.removed = True
             exp = st.exp
             tm = cfg.team[p]
@@ -266,7 +211,7 @@ class TurnsMixin:
             p = st.chooser
             self._rs_take(st, p, action[1] - 1, "choice")
             st.phase = P_ACTION
-            st.chooser = -1
+            st.chooser = NOBODY
             self._resume(st)
         else:  # pass
             self._after_action(st)
@@ -300,7 +245,7 @@ class TurnsMixin:
         if begin is None:
             p = st.turn
             f = fish[p]
-            # The stream cycles (as _cycle; its two common cases inline).
+            # The stream cycles (as _cycle; its two common cases inline). -1: NO_CARD.
             stream = st.stream
             deck = st.deck
             if st.removed:
@@ -316,7 +261,7 @@ class TurnsMixin:
                 self._cycle(st)
             if f.rare:
                 f.stun = False
-                f.bait = -1
+                f.bait = NOBODY
                 f.splash = False
             if st.over:
                 st.phase = P_OVER
@@ -391,12 +336,12 @@ class TurnsMixin:
                     return None
         multi = st.cfg.multi
         if f.jump > 0:
-            gain -= 1
+            gain -= AIRBORNE_EXP
         if f.auto > 1 and multi:
             gain -= f.auto - 1
         cd = f.cd
-        if cd != _NO_CD:
-            for i in range(4):
+        if cd != IDLE_CD:
+            for i in range(N_SA):
                 if cd[i]:
                     cd[i] -= 1
         if f.jump > 0:
@@ -406,7 +351,7 @@ class TurnsMixin:
                 f.splash = True
                 cd[SA_JUMP] = max(cd[SA_JUMP], f.jlen + 1)
         # (The likeliest first; only its truth is read.)
-        f.rare = (cd != _NO_CD or f.jump or f.poison or (f.dmg and s.regen) or f.splash or f.stun
+        f.rare = (cd != IDLE_CD or f.jump or f.poison or (f.dmg and s.regen) or f.splash or f.stun
                   or f.bait >= 0 or (f.auto > 1 and multi) or st.cfg.school_battle)
         return gain
 
@@ -425,7 +370,7 @@ class TurnsMixin:
         if cfg.school_battle:
             if ne == cap and e < cap:
                 st.rsdue[tm] = True
-        elif ne >= self.auto_at > e and (cfg.multi or f.auto == 0) and f.s.level < 5:
+        elif ne >= self.auto_at > e and (cfg.multi or f.auto == 0) and f.s.level < MAX_LEVEL:
             self._auto_adapt(st, p)
 
     def _hurt(self, st, q, d):
@@ -462,7 +407,7 @@ class TurnsMixin:
             else:
                 st.win = None
 
-    # -- clone and checks ---------------------------------------------------------------------------
+    # -- clone ---------------------------------------------------------------------------------------
     def clone(self, st):
         c = AdaptState.__new__(AdaptState)
         cls = type(st.rng)
