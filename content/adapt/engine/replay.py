@@ -62,11 +62,11 @@ class ReplayMixin:
 
     def describe_outcome(self, before, after, action) -> str:
         """What chance and the rules made of the action, in words for `cardgen replay`
-        (describe_outcome below)."""
-        return describe_outcome(self, before, after, action)
+        (outcome_words)."""
+        return outcome_words(self, before, after, action)
 
 
-def describe_outcome(engine, before, after, action) -> str:
+def outcome_words(engine, before, after, action) -> str:
     """What chance and the rules made of the action: an Attack's checks, roll, Damage and
     chances; a Bait roll; where a bought card went; Random Selections; Auto-Adapting; the
     start-of-Turn Regeneration, Poison and landing of the Fish whose Turn began; defeats and
