@@ -1,4 +1,4 @@
-"""The A.D.A.P.T. reference engine (cardgen/engines/adapt.py): determinism, invariants over random
+"""The A.D.A.P.T. reference engine (content/adapt/engine/): determinism, invariants over random
 matches, clone independence, the scenarios, and unit tests for the trickier rules.
 """
 
@@ -18,8 +18,8 @@ from cardgen.model.game import Card
 from cardgen.sim.runner import play_match
 from tests.conftest import game_code
 
-ADAPT = game_code("adapt", "engine")
-IM_POISON, P_ACTION, P_SCHOOL = ADAPT.IM_POISON, ADAPT.P_ACTION, ADAPT.P_SCHOOL
+CONSTANTS = game_code("adapt", "engine", "constants")
+IM_POISON, P_ACTION, P_SCHOOL = CONSTANTS.IM_POISON, CONSTANTS.P_ACTION, CONSTANTS.P_SCHOOL
 
 ROOT = Path(__file__).resolve().parent.parent
 SCENARIOS = sorted((ROOT / "content" / "adapt" / "scenarios").glob("*.yaml"))

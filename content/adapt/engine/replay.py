@@ -1,19 +1,77 @@
-"""A.D.A.P.T. replay narration: what a move led to (dice, Damage, Random Selections, Auto-Adapting,
-the end), in words for `cardgen replay`; the body of AdaptEngine.describe_outcome."""
+"""A.D.A.P.T. replay text: a move in words (describe), the card it plays (card_of) and what it
+led to (describe_outcome: dice, Damage, Random Selections, Auto-Adapting, the end), for
+`cardgen replay` (ReplayMixin and the narration it reads)."""
 
 from __future__ import annotations
 
-# The engine's constants are imported inside the functions: cardgen/engines/adapt.py imports this
-# module at its top, before it defines them.
+from .constants import (
+    CHECK_DIE,
+    CRITICAL_DIE,
+    ELECTRO_BONUS,
+    IM_FEAR,
+    IM_SCHOOL,
+    LANDING_BONUS,
+    NO_CARD,
+    NOBODY,
+    PERCENTILE,
+    R_POISON,
+    R_SCHOOL,
+    SCHOOL_DAMAGE,
+)
 
 
-def describe_outcome(engine, before, after, action) -> str:
+class ReplayMixin:
+    __slots__ = ()
+
+    def _card_name(self, st, c):
+        return self.names[st.cfg.ct[c]] if c >= 0 else None
+
+    def describe(self, st, action) -> str:
+        seats = st.cfg.seats
+        p = self.current_player(st)
+        who = seats[p] if 0 <= p < len(seats) else "?"
+        kind = action[0]
+        if kind in ("buy", "choose"):
+            i = action[1] - 1
+            c = st.stream[i] if 0 <= i < len(st.stream) else NO_CARD
+            name = self._card_name(st, c) or "nothing"
+            if kind == "choose":
+                return f"{who} chooses {name} (slot {action[1]}) by Random Selection"
+            return f"{who} buys {name} from slot {action[1]} for {self.cost[st.cfg.ct[c]]} exp"
+        if kind == "adapt":
+            return f"{who} adapts {action[1]} from the PGP"
+        if kind in ("attack", "ram", "bait", "school"):
+            verb = {"attack": "attacks", "ram": "rams", "bait": "baits",
+                    "school": "sends its School at"}[kind]
+            return f"{who} {verb} {seats[action[1]]}"
+        if kind == "jump":
+            return f"{who} jumps for {action[1]} round(s)"
+        return {"hide": f"{who} hides", "wipe": f"{who} wipes the Gene Stream",
+                "random": f"{who} adapts by Random Selection", "pass": f"{who} passes (airborne)",
+                "end": f"{who} ends the Turn"}.get(kind, repr(action))
+
+    def card_of(self, st, action):
+        kind = action[0]
+        if kind == "buy" or kind == "choose":
+            i = action[1]
+            cfg = st.cfg                 # (cfg.slots: the stream's length)
+            return cfg.iname[st.stream[i - 1]] if 0 < i <= cfg.slots else None  # iname[-1]: None
+        if kind == "adapt":
+            return action[1]
+        return None
+
+    def describe_outcome(self, before, after, action) -> str:
+        """What chance and the rules made of the action, in words for `cardgen replay`
+        (outcome_words)."""
+        return outcome_words(self, before, after, action)
+
+
+def outcome_words(engine, before, after, action) -> str:
     """What chance and the rules made of the action: an Attack's checks, roll, Damage and
     chances; a Bait roll; where a bought card went; Random Selections; Auto-Adapting; the
     start-of-Turn Regeneration, Poison and landing of the Fish whose Turn began; defeats and
     the end. Read from the difference between `before` and `after` (st.last and st.rslog keep
     the dice); nothing is rolled again."""
-    from . import IM_SCHOOL, R_SCHOOL
     cfg = after.cfg
     seats = cfg.seats
     kind = action[0]
@@ -25,7 +83,7 @@ def describe_outcome(engine, before, after, action) -> str:
     elif kind == "school":
         q = action[1]
         d = after.fish[q].s
-        hurt[q] = 0 if d.imm & IM_SCHOOL else max(0, 1 - d.res[R_SCHOOL])
+        hurt[q] = 0 if d.imm & IM_SCHOOL else max(0, SCHOOL_DAMAGE - d.res[R_SCHOOL])
         lines.append(_damage_words(before, after, q, hurt[q]) if hurt[q]
                      else f"{seats[q]} shrugs off the School: no Damage")
     elif kind == "bait":
@@ -53,7 +111,7 @@ def describe_outcome(engine, before, after, action) -> str:
             later.append(_selection_words(
                 engine, after, entry, False,
                 f"start of {seats[q]}'s Turn, the School's pool is full: Random Selection, "))
-    began = after.turn if after.turnno != before.turnno else -1
+    began = after.turn if after.turnno != before.turnno else NOBODY
     for q in range(cfg.n):
         if after.fish[q].auto > before.fish[q].auto:
             (later if q == began else lines).append(_auto_words(engine, before, after, q))
@@ -77,30 +135,29 @@ def describe_outcome(engine, before, after, action) -> str:
 def _strike_words(before, after, hurt) -> list[str]:
     """An Attack or Ram from st.last: the Hide and Fear checks, the roll against Survival,
     the Damage both ways and the chances that took (Poisonous, Stun, Counter Poison)."""
-    from . import IM_FEAR
     a, q, ram, result, nat, total, surv, dmg, counter, gained, crit = after.last
     seats = after.cfg.seats
     fa, fq = before.fish[a], before.fish[q]
     lines = []
     if fq.hide:
         if result == "hidden":
-            return [f"Hide check: d10 rolled {nat}, within {seats[q]}'s Hide {fq.hide}: no "
+            return [f"Hide check: d{CHECK_DIE} rolled {nat}, within {seats[q]}'s Hide {fq.hide}: no "
                     f"Attack, {seats[a]} chooses another Action"]
         lines.append(f"Hide check: {seats[q]} is found")
     if fq.s.fear and not fa.s.imm & IM_FEAR:
         if result == "feared":
-            lines.append(f"Fear check: d10 rolled {nat}, within {seats[q]}'s Fear "
+            lines.append(f"Fear check: d{CHECK_DIE} rolled {nat}, within {seats[q]}'s Fear "
                          f"{fq.s.fear}: {seats[a]} loses its nerve, the Action is spent")
             return lines
         lines.append(f"Fear check: {seats[a]} keeps its nerve")
     if not ram:
         die = f"d{fa.s.die}" if fa.s.die else "the Guppy die"
-        verdict = ("a Critical: it connects, +d4 Damage" if crit and total <= surv
-                   else "a hit, and a Critical: +d4 Damage" if crit else result)
+        verdict = (f"a Critical: it connects, +d{CRITICAL_DIE} Damage" if crit and total <= surv
+                   else f"a hit, and a Critical: +d{CRITICAL_DIE} Damage" if crit else result)
         # the Ferocity, and apart the bonuses the Attack Total added (the rulebook's step 4)
-        bonus = "".join(f" + 2 {why}" for why, on in (
-            ("Electroreception", fa.s.electro and fq.s.level < fa.s.level),
-            ("for landing", fa.splash)) if on)
+        bonus = "".join(f" + {plus} {why}" for why, plus, on in (
+            ("Electroreception", ELECTRO_BONUS, fa.s.electro and fq.s.level < fa.s.level),
+            ("for landing", LANDING_BONUS, fa.splash)) if on)
         lines.append(f"{die} rolled {nat} + {fa.s.fer} Ferocity{bonus} = {total} against "
                      f"Survival {surv}: {verdict}")
     if result == "miss":
@@ -152,7 +209,7 @@ def _selection_words(engine, after, entry, chosen, why) -> str:
     name = engine._card_name(after, c)
     if chosen:
         return f"{name}: {went}"
-    head = f"{why}d100 rolled {roll}"
+    head = f"{why}d{PERCENTILE} rolled {roll}"
     if result == "exp":
         amount = next((row[2] for row in cfg.chart if roll <= row[0]), cfg.chart[-1][2])
         return f"{head}: +{amount} exp"
@@ -178,7 +235,6 @@ def _turn_start_words(before, after, hurt) -> list[str]:
     """Regeneration, Poison and a Jump's landing at the start of each Turn that began during
     the action: the next Fish's, and those of Fish that Poison defeated before they played.
     Said only when they account exactly for the Fish's Damage now."""
-    from . import R_POISON
     if after.turnno == before.turnno or (after.over and after.win is None and after.alive):
         return []          # (no Turn began, or the sea settled before its steps ran)
     lines = []
@@ -201,6 +257,6 @@ def _turn_start_words(before, after, hurt) -> list[str]:
             lines.append(f"start of {who}'s Turn: Poison {f1.poison}, {who} takes {pois} "
                          f"Damage {left}")
         if f1.splash and not f0.splash:
-            lines.append(f"start of {who}'s Turn: it lands from its Jump, +2 Ferocity on an "
+            lines.append(f"start of {who}'s Turn: it lands from its Jump, +{LANDING_BONUS} Ferocity on an "
                          "Attack this Turn")
     return lines
