@@ -85,9 +85,9 @@ def build_game(ref: str, out_root: Path, stages=STAGES, progress: bool = False,
         except ContentError as exc:
             stage = StageResult(name, False, f"{len(exc.issues)} errors", errors=exc.issues)
         except Exception as exc:
-            from cardgen.engines import own_engine_crash
+            from cardgen.gamecode import own_code_crash
 
-            error = own_engine_crash(exc)      # a designer's engine failed outside a match
+            error = own_code_crash(exc)        # a game's own code failed outside a match
             if error is None:
                 raise
             stage = StageResult(name, False, f"{len(error.issues)} errors", errors=error.issues)

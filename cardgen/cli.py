@@ -32,9 +32,9 @@ def main(argv: list[str] | None = None) -> int:
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())   # (no error at exit's flush)
         return 141
     except Exception as exc:
-        from cardgen.engines import own_engine_crash
+        from cardgen.gamecode import own_code_crash
 
-        error = own_engine_crash(exc)      # a designer's engine failed: their file and line, no traceback
+        error = own_code_crash(exc)        # a game's own code failed: its file and line, no traceback
         if error is None:
             raise
         for issue in error.issues:

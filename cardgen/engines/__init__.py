@@ -3,8 +3,10 @@ names with `engine:` (a file or package of the game folder's Python, see cardgen
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from cardgen.errors import ContentError, Issue
-from cardgen.gamecode import load_hook, module_file, own_code_crash, require
+from cardgen.gamecode import load_hook, own_code_crash, require
 
 
 def has_engine(game) -> bool:
@@ -25,7 +27,7 @@ def load_engine(game):
                                   "`engine: engine.py` (docs/engines.md)")])
     (cls,) = require(game, "engine", module, "ENGINE")
     if not (isinstance(cls, type) and issubclass(cls, Engine)):
-        raise ContentError([Issue(module_file_of(module), None, "ENGINE",
+        raise ContentError([Issue(Path(module.__file__), None, "ENGINE",
                                   "the engine file must set ENGINE to its engine "
                                   "class, a subclass of cardgen.engines.base.Engine")])
     try:
@@ -37,19 +39,3 @@ def load_engine(game):
         if error is None:
             raise
         raise error from None
-
-
-def module_file_of(module):
-    from pathlib import Path
-
-    return Path(module.__file__) if getattr(module, "__file__", None) else None
-
-
-def own_engine_crash(exc: BaseException) -> ContentError | None:
-    """See cardgen.gamecode.own_code_crash (kept under this name for the commands)."""
-    return own_code_crash(exc)
-
-
-def engine_file(engine):
-    """The file an engine's class comes from."""
-    return module_file(engine)

@@ -18,9 +18,10 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from cardgen.engines import engine_file, load_engine
+from cardgen.engines import load_engine
 from cardgen.engines.base import IllegalAction, RuleConflict, Setup, is_listed
 from cardgen.errors import ContentError, Issue, crash_words
+from cardgen.gamecode import module_file
 from cardgen.sim.bots import RandomBot, make_bot
 from cardgen.sim.watchdog import ACTION_SECONDS, WATCH, MatchStuck, watch_this_process, watching
 
@@ -255,7 +256,7 @@ def match_setups(engine, decks, *, players: int | None = None, variants: tuple[s
     options = {k: v for k, v in (("players", players), ("variants", tuple(variants))) if v}
     setups = engine.setups(decks, **options)
     if not setups:
-        raise ContentError([Issue(engine_file(engine), None, "setups",
+        raise ContentError([Issue(module_file(engine), None, "setups",
                                   "the engine's setups() gave no matchup to play")])
     return setups
 
