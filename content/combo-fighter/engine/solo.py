@@ -24,19 +24,33 @@ import random
 
 from cardgen.engines.base import RuleConflict
 
+from .state import (
+    ASSIST,
+    ATT,
+    CHOOSE,
+    COMBO,
+    DAMAGE,
+    DISCARD,
+    FLIP,
+    HIT_DECK,
+    KEEP,
+    PASS,
+    REACT,
+    RECOVER,
+    STAY,
+    TAG,
+    TOP,
+)
+
 
 class SoloBot:
     name = "solo"
 
     def __init__(self, engine, rng: random.Random, player: int):
-        import importlib
-
-        cf = importlib.import_module(__package__)
-
-        self.engine, self.rng, self.player, self.cf = engine, rng, player, cf
+        self.engine, self.rng, self.player = engine, rng, player
 
     def choose(self, state, actions):
-        cf, e, s = self.cf, self.engine, state
+        e, s = self.engine, state
         f = s.fs[s.act[s.cur]] if s.fs else None
         if f is None or not f.solo:
             raise RuleConflict("the solo bot plays only a solo AI's seat (no starting hand, the top "
@@ -44,23 +58,23 @@ class SoloBot:
         if len(actions) == 1:
             return actions[0]
         ph = s.phase
-        if ph == cf.CHOOSE:
-            if cf.TOP in actions:
-                return cf.TOP
+        if ph == CHOOSE:
+            if TOP in actions:
+                return TOP
             return e.PLAY[f.hand[self.rng.randrange(len(f.hand))]]
-        if ph == cf.COMBO:
+        if ph == COMBO:
             return plan(e, s, s.cur)[0]
-        if ph == cf.REACT:
-            return cf.FLIP if cf.FLIP in actions and speed_flip_wins(e, s, s.cur) else cf.PASS
-        if ph == cf.DAMAGE:
-            return cf.HIT_DECK
-        if ph == cf.DISCARD:
-            return cf.KEEP
-        if ph in (cf.RECOVER, cf.ASSIST):
+        if ph == REACT:
+            return FLIP if FLIP in actions and speed_flip_wins(e, s, s.cur) else PASS
+        if ph == DAMAGE:
+            return HIT_DECK
+        if ph == DISCARD:
+            return KEEP
+        if ph in (RECOVER, ASSIST):
             cards = [a for a in actions if a[0] == "recover"]
             return max(cards, key=lambda a: e.value[e.kind[a[1]]]) if cards else actions[0]
-        if ph == cf.TAG:
-            return cf.STAY
+        if ph == TAG:
+            return STAY
         return actions[0]
 
 
@@ -72,7 +86,7 @@ def speed_flip_wins(e, s, seat: int) -> bool:
     if not n:
         return False
     c, k = s.choice[seat], s.choice[1 - seat]
-    if e.ctype[c] != 0 or e.ctype[k] != 0 or s.result == seat:
+    if e.ctype[c] != ATT or e.ctype[k] != ATT or s.result == seat:
         return False
     o = s.fs[s.act[1 - seat]]
     mine, theirs = f.ch.sides[f.side], o.ch.sides[o.side]
