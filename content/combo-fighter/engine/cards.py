@@ -6,7 +6,7 @@ not read (`unsupported_cards`)."""
 from __future__ import annotations
 
 from . import grammar as G
-from .state import BUTTONS, Char, Side
+from .state import BUTTONS, SIDE_LETTERS, Char, Side
 
 
 class CardsMixin:
@@ -145,7 +145,8 @@ class CardsMixin:
                 elif kind == "starts_aside" and i not in owner.starts_aside:
                     problems.append(f"{owner.name}'s token does not set it aside")
                 elif kind == "play_from_aside" and owner.sides[side].play_aside != i:
-                    problems.append(f"{owner.name}'s side {'AB'[side]} does not play it from set aside")
+                    problems.append(f"{owner.name}'s side {SIDE_LETTERS[side]} does not play it from set "
+                                    "aside")
                 elif kind == "token_aside" and all(s.aside_card != i for s in owner.sides):
                     problems.append(f"{owner.name}'s token never sets it aside")
             if (owner is None and (self.od_x[i] or self.cd_x[i])

@@ -3,7 +3,9 @@ messages that say what is off."""
 
 from __future__ import annotations
 
-from .state import CHOOSE, DAMAGE, OVER, TIE, CFState
+from .state import CHOOSE, DAMAGE, NOBODY, OVER, TIE, CFState
+
+HAND_BOUND = 11         # no rule lets a hand hold more cards
 
 
 class ChecksMixin:
@@ -44,11 +46,11 @@ class ChecksMixin:
                     n += len(played[1])
                     t += sum(played[1])
                 if (n != f.total or t != f.checksum or (not d and not f.stag and not over)
-                        or len(h) > 11 or (f.ko and not over)):
+                        or len(h) > HAND_BOUND or (f.ko and not over)):
                     ok = False
         w0, w1 = s.wins
         if over:
-            ok = ok and s.cur == -1 and s.win in (0, 1) and s.wins[s.win] > s.wins[1 - s.win]
+            ok = ok and s.cur == NOBODY and s.win in (0, 1) and s.wins[s.win] > s.wins[1 - s.win]
         else:
             ok = (ok and w0 < self.fights_to_win and w1 < self.fights_to_win and 0 <= s.cur <= 1
                   and s.take[0] >= 0 and s.take[1] >= 0
@@ -73,7 +75,7 @@ class ChecksMixin:
                            "(cards created or lost)")
             if not f.deck and not f.stag and s.phase != OVER:
                 out.append(f"{f.label}: an empty deck without Staggering")
-            if len(f.hand) > 11:
+            if len(f.hand) > HAND_BOUND:
                 out.append(f"{f.label}: {len(f.hand)} cards in hand")
             if f.ko and s.phase not in (OVER, DAMAGE):   # (a tie's other damage still pending)
                 out.append(f"{f.label}: knocked out while the fight goes on")
@@ -82,7 +84,7 @@ class ChecksMixin:
         if s.phase == OVER:
             if s.win not in (0, 1) or s.wins[s.win] <= s.wins[1 - s.win]:
                 out.append(f"winner {s.win} does not match fight wins {s.wins}")
-            if s.cur != -1:
+            if s.cur != NOBODY:
                 out.append("a player to move after the end")
         else:
             if w0 >= need or w1 >= need:

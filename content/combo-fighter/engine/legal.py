@@ -12,6 +12,7 @@ from .state import (
     COMBO,
     DAMAGE,
     DISCARD,
+    DISCARD_ANY,
     FORESEE,
     PASS,
     PICK,
@@ -28,6 +29,10 @@ from .state import (
     CFState,
 )
 
+# The bounds of the hand caches (hand -> its hit/discard actions; a shared action -> its cards):
+# past them they start afresh.
+HAND_CACHE_MAX, SHARED_ACTIONS_MAX = 60000, 200000
+
 
 class LegalMixin:
     __slots__ = ()
@@ -40,7 +45,7 @@ class LegalMixin:
                 return list(map(self.PLAY.__getitem__, dict.fromkeys(hand)))
             return [TOP]
         if ph == DISCARD:
-            return self._hand_actions("discard", s.fs[s.act[s.cur]].hand, 99)
+            return self._hand_actions("discard", s.fs[s.act[s.cur]].hand, DISCARD_ANY)
         if ph == COMBO:
             return self._combo_actions(s)
         if ph == DAMAGE:
@@ -74,7 +79,7 @@ class LegalMixin:
         acts = self._hand_cache.get(key)
         if acts is None:
             cards_of = self._cards_of
-            if len(self._hand_cache) >= 60000 or len(cards_of) >= 200000:
+            if len(self._hand_cache) >= HAND_CACHE_MAX or len(cards_of) >= SHARED_ACTIONS_MAX:
                 self._hand_cache.clear()
                 cards_of.clear()
                 self._by_cards.clear()

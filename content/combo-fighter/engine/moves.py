@@ -14,8 +14,11 @@ from .state import (
     COMBO,
     DAMAGE,
     DISCARD,
+    DISCARD_ANY,
     FLIP,
     FORESEE,
+    NO_CARD,
+    NO_SIG,
     PASS,
     PICK,
     PICK_ACTS,
@@ -27,6 +30,7 @@ from .state import (
     STOP,
     TAG,
     TAG_OUT,
+    TEAM,
     TOP,
     CFState,
     Fighter,
@@ -58,7 +62,7 @@ class MovesMixin:
         elif ph == DISCARD:
             seat = s.cur
             f = s.fs[s.act[seat]]
-            f.discard.extend(self._take_from_hand(f, action, "discard", 99))
+            f.discard.extend(self._take_from_hand(f, action, "discard", DISCARD_ANY))
             self._refill(s, seat)
             s.dseat += 1
             self._discard_next(s)
@@ -125,7 +129,7 @@ class MovesMixin:
             if s.cur == 0:
                 s.cur = 1
             else:
-                s.act = [s.starts[0], 2 + s.starts[1]]
+                s.act = [TEAM[0][s.starts[0]], TEAM[1][s.starts[1]]]
                 self._begin_round(s)
         elif ph == PICK:
             if action not in PICK_ACTS:
@@ -180,11 +184,11 @@ class MovesMixin:
         f = s.fs[s.act[w]]
         pl = s.played[w]
         if action == STOP:
-            self._finish(s, -1)
+            self._finish(s, NO_SIG)
             return
         kind = action[0] if isinstance(action, tuple) and action else None
         if kind == "call":
-            i = f.ch.sig_index.get(action[1], -1)
+            i = f.ch.sig_index.get(action[1], NO_SIG)
             if i < 0 or f.ch.sigs[i][1] != tuple(pl):
                 raise IllegalAction(f"{action!r}: the cards played are not that signature combo")
             self._finish(s, i)
@@ -197,7 +201,7 @@ class MovesMixin:
                 raise IllegalAction(f"{action!r}: its button is not in the combo box")
             f.hand.remove(c)
         elif kind == "aside":
-            c = self.a_aside.get(action, -1)
+            c = self.a_aside.get(action, NO_CARD)
             if (c < 0 or c != f.ch.sides[f.side].play_aside or f.used or c not in f.aside
                     or not self.cbox[pl[-1]] >> self.button[c] & 1):
                 raise IllegalAction(f"{action!r}: cannot be played from set aside now")

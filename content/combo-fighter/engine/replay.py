@@ -12,8 +12,13 @@ from .state import (
     DAMAGE,
     DEF,
     DISCARD,
+    LAST_DEALT,
+    LAST_PLAYED,
+    LAST_RESULT,
+    NO_TYPE,
     OVER,
     REACT,
+    SIDE_LETTERS,
     START,
     STOP,
     TIE,
@@ -77,14 +82,14 @@ class ReplayMixin:
         if after.fresh:
             lines += _reveal_words(self, before, after, dealt)
         elif before.phase == REACT:
-            r = after.last[0] if dealt else after.result
+            r = after.last[LAST_RESULT] if dealt else after.result
             if r != before.result:
                 # the win circle as it was just after the flip (the end of the round, in the same
                 # move, may flip a token again)
                 at = self.clone(before)
                 at.fs[at.act[before.cur]].side ^= 1
-                lines.append(_result_words(self, at, (after.last[3][0], after.last[4][0]) if dealt
-                                           else after.choice, r) + " after the flip")
+                cards = _first_cards(after.last) if dealt else after.choice
+                lines.append(_result_words(self, at, cards, r) + " after the flip")
         if dealt:
             lines += _deal_words(self, before, after, action)
         if after.mode == TWO_VS_TWO and before.act != after.act and after.phase != START:
@@ -104,6 +109,11 @@ class ReplayMixin:
                 deck = s.fs[s.act[s.cur]].deck
                 return self.names[deck[-1]] if deck else None
         return None
+
+
+def _first_cards(last: tuple) -> tuple:
+    """The two first cards of a resolved round (CFState.last)."""
+    return last[LAST_PLAYED][0], last[LAST_PLAYED + 1][0]
 
 
 def _who(engine, s: CFState, seat: int) -> str:
@@ -152,7 +162,7 @@ def _reveal_words(engine, before: CFState, after: CFState, dealt: bool) -> list:
     round ended in the same move, its cards and result are in after.last (a knockout starts a
     new fight); `before` has the Power Tokens as they were at the reveal."""
     if dealt:
-        r, cards = after.last[0], (after.last[3][0], after.last[4][0])
+        r, cards = after.last[LAST_RESULT], _first_cards(after.last)
     else:
         r, cards = after.result, after.choice
     lines = [f"{_who(engine, before, seat)} plays the top card of its deck"
@@ -174,7 +184,7 @@ def _deal_words(engine, before: CFState, after: CFState, action) -> list:
     who = _who(engine, after, r)
     dmg = d0 if r == 0 else d1
     if action != STOP and not sig:     # the engine ended it: no card could follow
-        last = (after.last[3] if r == 0 else after.last[4])[-1]
+        last = after.last[LAST_PLAYED + r][-1]
         lines.append(f"the combo ends: nothing fits the combo box of {engine.names[last]}")
     if sig:
         lines.append(f"{who} deals {dmg} damage with {sig}")
@@ -189,7 +199,7 @@ def _fighter_changes(engine, before: CFState, after: CFState, dealt: bool) -> li
     lines = []
     hit = set()
     if dealt:
-        r, d0, d1 = after.last[:3]
+        d0, d1 = after.last[LAST_DEALT], after.last[LAST_DEALT + 1]
         hit = {seat for seat, d in ((0, d1), (1, d0)) if d}
     if before.phase == DAMAGE:
         hit.add(before.cur)
@@ -214,7 +224,7 @@ def _fighter_changes(engine, before: CFState, after: CFState, dealt: bool) -> li
         if f.side != was.side:
             when = "end of round: " if before.phase == DISCARD or after.round != before.round else ""
             token = f"the Power Token of {who}" if after.mode == TWO_VS_TWO else f"{who}'s Power Token"
-            lines.append(f"{when}{token} flips to side {'AB'[f.side]} "
+            lines.append(f"{when}{token} flips to side {SIDE_LETTERS[f.side]} "
                          f"({f.ch.sides[f.side].name})")
         if f.solo and len(f.hand) > len(was.hand):     # (draws go to the end of the hand)
             drawn = f.hand[len(was.hand):]
@@ -222,7 +232,7 @@ def _fighter_changes(engine, before: CFState, after: CFState, dealt: bool) -> li
         if f.solo and was.hand and not f.hand:
             # the solo AI's drawn cards it did not play: to the bottom of the deck (its sheet's
             # type after a won round) or discarded, 1 damage each
-            bottom = f.ch.solo.bottom_type if after.last[0] == seat else -1
+            bottom = f.ch.solo.bottom_type if after.last[LAST_RESULT] == seat else NO_TYPE
             kept = [engine.names[c] for c in was.hand if engine.ctype[c] == bottom]
             lost = [engine.names[c] for c in was.hand if engine.ctype[c] != bottom]
             if kept:

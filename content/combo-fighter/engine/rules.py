@@ -18,12 +18,21 @@ from .state import (
     DEF,
     DISCARD,
     FORESEE,
+    LAST_PLAYED,
+    NO_CARD,
+    NO_SIG,
+    NO_TYPE,
+    NOBODY,
+    NOT_PICKED,
     OVER,
     REACT,
     RECOVER,
+    SIDE_A,
+    SIDE_B,
     SOLO_DRAW,
     START,
     TAG,
+    TEAM,
     TIE,
     TWO_VS_TWO,
     UNDECIDED,
@@ -48,27 +57,27 @@ class RulesMixin:
                 cards.remove(c)
         shuffle(s.rng, cards)
         f.hand, f.deck, f.discard, f.aside = hand, cards, [], aside
-        f.side, f.stag, f.used, f.ko = 0, False, False, False
+        f.side, f.stag, f.used, f.ko = SIDE_A, False, False, False
 
     def _new_fight(self, s: CFState) -> None:
         for f in s.fs:
             self._reset(s, f)
         s.round = 0
         s.played = [[], []]
-        s.choice = [-1, -1]
+        s.choice = [NO_CARD, NO_CARD]
         if s.mode == TWO_VS_TWO:
-            s.starts = [-1, -1]
+            s.starts = [NOT_PICKED, NOT_PICKED]
             s.phase, s.cur = START, 0
             return
         self._begin_round(s)
 
     def _begin_round(self, s: CFState) -> None:
         s.round += 1
-        s.choice = [-1, -1]
+        s.choice = [NO_CARD, NO_CARD]
         s.played = [[], []]
         s.result = UNDECIDED
         s.dmg = [0, 0]
-        s.sig = -1
+        s.sig = NO_SIG
         s.phase = CHOOSE
         self._next_chooser(s)
 
@@ -255,14 +264,14 @@ class RulesMixin:
                 or (len(pl) >= 2 and tuple(pl) in f.ch.sig_by_cards)):
             s.phase, s.cur = COMBO, w
         else:
-            self._finish(s, -1)
+            self._finish(s, NO_SIG)
 
     def _finish(self, s: CFState, sig: int) -> None:
         w = s.result
         if sig >= 0:
             f = s.fs[s.act[w]]
             _name, _cards, basic, power = f.ch.sigs[sig]
-            s.dmg[w] = power if f.side == 1 and power else basic
+            s.dmg[w] = power if f.side == SIDE_B and power else basic
             s.sig = sig
         self._deal(s)
 
@@ -316,7 +325,7 @@ class RulesMixin:
             f = s.fs[s.act[seat]]
             f.discard.extend(s.played[seat])
             if f.solo and f.hand:
-                bottom = f.ch.solo.bottom_type if r == seat else -1
+                bottom = f.ch.solo.bottom_type if r == seat else NO_TYPE
                 for c in f.hand:
                     if self.ctype[c] == bottom:
                         f.deck.insert(0, c)
@@ -373,7 +382,7 @@ class RulesMixin:
                 continue
             won, flip = r == seat, False
             ac = side.aside_card
-            if ac >= 0 and won and ac in s.last[3 + seat]:
+            if ac >= 0 and won and ac in s.last[LAST_PLAYED + seat]:
                 if ac in f.discard:
                     f.discard.remove(ac)
                     f.aside.append(ac)
@@ -402,7 +411,9 @@ class RulesMixin:
 
     @staticmethod
     def _bench(s: CFState, team: int) -> int:
-        return 4 * team + 1 - s.act[team]
+        """2v2: the team's fighter on the bench (index into s.fs)."""
+        a, b = TEAM[team]
+        return b if s.act[team] == a else a
 
     def _end_fight(self, s: CFState) -> None:
         k0, k1 = s.fs[s.act[0]].ko, s.fs[s.act[1]].ko
@@ -415,7 +426,7 @@ class RulesMixin:
         need = self.fights_to_win
         if w0 >= need or w1 >= need or (s.fights >= self.best_of and w0 != w1):
             s.win = 0 if w0 > w1 else 1
-            s.phase, s.cur = OVER, -1
+            s.phase, s.cur = OVER, NOBODY
             return
         self._new_fight(s)
 

@@ -9,7 +9,19 @@ from collections import Counter
 
 from cardgen.engines.base import action_words
 
-from .state import COMBO, FORESEE, OVER, PHASE_NAMES, REACT, RECOVER, TIE, TWO_VS_TWO, CFState, Fighter
+from .state import (
+    COMBO,
+    FORESEE,
+    OVER,
+    PHASE_NAMES,
+    REACT,
+    RECOVER,
+    SIDE_LETTERS,
+    TIE,
+    TWO_VS_TWO,
+    CFState,
+    Fighter,
+)
 
 
 class ScenariosMixin:
@@ -66,7 +78,7 @@ class ScenariosMixin:
             side = str(spec.get("side", "A")).upper()
             if side not in ("A", "B"):
                 raise ValueError(f"p{seat}: side is A or B")
-            f.side = "AB".index(side)
+            f.side = SIDE_LETTERS.index(side)
             f.stag = bool(spec.get("staggering", False))
             f.used, f.ko = False, False
             s.fs.append(f)
@@ -148,7 +160,7 @@ class ScenariosMixin:
             f = s.fs[s.act[seat]]
             out[f"p{seat}"] = {
                 "character": f.ch.name,
-                "side": "AB"[f.side],
+                "side": SIDE_LETTERS[f.side],
                 "hand": sorted(names[c] for c in f.hand),
                 "hand_size": len(f.hand),
                 "deck": [names[c] for c in reversed(f.deck)],

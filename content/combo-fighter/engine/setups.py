@@ -12,7 +12,7 @@ from cardgen.engines.base import RuleConflict, Setup
 from cardgen.errors import ContentError, Issue
 
 from . import grammar as G
-from .state import PICK, TOURNAMENT, TWO_VS_TWO, CFState, Fighter
+from .state import PICK, SIDE_A, TEAM, TOURNAMENT, TWO_VS_TWO, CFState, Fighter
 
 
 class SetupsMixin:
@@ -155,7 +155,7 @@ class SetupsMixin:
         f.solo, f.label, f.avg = solo, spec["name"], self._avg(f.cards)
         f.comp = tuple(Counter(f.cards).items())
         f.hand, f.deck, f.discard, f.aside = [], list(f.cards), [], []
-        f.side, f.stag, f.used, f.ko = 0, False, False, False
+        f.side, f.stag, f.used, f.ko = SIDE_A, False, False, False
         return f
 
     def initial_state(self, setup: Setup, rng: random.Random) -> CFState:
@@ -169,7 +169,7 @@ class SetupsMixin:
             if not teams or len(teams) != 2 or any(len(t) != 2 for t in teams):
                 raise ValueError("2v2 needs teams: [[deck, deck], [deck, deck]]")
             s.fs = [self._fighter(d) for team in teams for d in team]
-            s.act = [0, 2]
+            s.act = [TEAM[0][0], TEAM[1][0]]     # each team's first fighter until they pick
             self._new_fight(s)
         elif mode == "tournament":
             s.mode = TOURNAMENT

@@ -34,10 +34,14 @@ from .state import (
     FLIP,
     HIT_DECK,
     KEEP,
+    NO_CARD,
+    NO_SIG,
     PASS,
     REACT,
     RECOVER,
+    SIDE_B,
     STAY,
+    STOP,
     TAG,
     TOP,
 )
@@ -103,7 +107,7 @@ def plan(e, s, seat: int) -> list:
     played = list(s.played[seat])
     pa = side.play_aside
     aside_ok = pa >= 0 and not f.used and pa in f.aside
-    prefer = e.kind.get(ch.solo.prefer_card, -1) if ch.solo.prefer_card else -1
+    prefer = e.kind.get(ch.solo.prefer_card, NO_CARD) if ch.solo.prefer_card else NO_CARD
     cbox, button, cd_c, cd_x = e.cbox, e.button, e.cd_c, e.cd_x
     best: list = [None, None]          # [key, (seq, sig)]
 
@@ -118,11 +122,11 @@ def plan(e, s, seat: int) -> list:
 
     def walk(seq, hand, used, dmg):
         full = played + [c for c, _ in seq]
-        consider((holds(seq), dmg, -len(seq)), seq, -1)
+        consider((holds(seq), dmg, -len(seq)), seq, NO_SIG)
         if len(full) >= 2:
             for i in ch.sig_by_cards.get(tuple(full), ()):
                 _n, _c, basic, power = ch.sigs[i]
-                consider((holds(seq), power if f.side == 1 and power else basic, -len(seq)), seq, i)
+                consider((holds(seq), power if f.side == SIDE_B and power else basic, -len(seq)), seq, i)
         mask = cbox[full[-1]]
         if not mask:
             return
@@ -140,7 +144,7 @@ def plan(e, s, seat: int) -> list:
 
     walk([], list(f.hand), False, s.dmg[seat])
     seq, sig = best[1]
-    add = e.kind.get(ch.solo.append_card, -1) if ch.solo.append_card else -1
+    add = e.kind.get(ch.solo.append_card, NO_CARD) if ch.solo.append_card else NO_CARD
     if (add >= 0 and add == pa and aside_ok and f.side == ch.solo.append_side
             and all(c != add for c, _ in seq)):
         last = seq[-1][0] if seq else played[-1]
@@ -148,7 +152,7 @@ def plan(e, s, seat: int) -> list:
             seq = seq + [(add, True)]
             full = played + [c for c, _ in seq]
             sigs = ch.sig_by_cards.get(tuple(full), ())
-            sig = sigs[0] if sigs else -1
+            sig = sigs[0] if sigs else NO_SIG
     out = [(e.ASIDE if aside else e.PLAY)[c] for c, aside in seq]
-    out.append(e.CALL[ch.sigs[sig][0]] if sig >= 0 else ("stop",))
+    out.append(e.CALL[ch.sigs[sig][0]] if sig >= 0 else STOP)
     return out

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from . import grammar as G
 
-ATT, DEF, FOOT = 0, 1, 2
+ATT, DEF, FOOT = 0, 1, 2            # card types, in grammar.TYPES order
 BEATS = (FOOT, ATT, DEF)          # attack beats footwork, defense attack, footwork defense
 BUTTONS = ("triangle", "square", "circle")
 
@@ -14,8 +14,21 @@ BUTTONS = ("triangle", "square", "circle")
  OVER) = range(12)
 PHASE_NAMES = ("pick", "start", "choose", "react", "recover", "foresee", "combo", "damage",
                "discard", "assist", "tag", "over")
-STANDARD, TWO_VS_TWO, TOURNAMENT = 0, 1, 2
-TIE, UNDECIDED = -1, -2
+STANDARD, TWO_VS_TWO, TOURNAMENT = 0, 1, 2      # match modes (CFState.mode)
+TIE, UNDECIDED = -1, -2             # a round's result besides the winning seat (0 or 1)
+SIDE_A, SIDE_B = 0, 1               # Power Token sides (Fighter.side; a Flip is side ^ 1)
+SIDE_LETTERS = "AB"
+NO_CARD = -1                        # an empty card slot: no face-down card yet, none on a token side
+NO_TYPE = -1                        # a card type no card has
+NO_SIG = -1                         # no signature combo called
+NOBODY = -1                         # nobody to move (the match is over), no winner yet
+NOT_PICKED = -1                     # 2v2 start, tournament pick: not made yet
+TEAM = ((0, 1), (2, 3))             # 2v2: each team's two fighters (indexes into CFState.fs)
+# CFState.last, the last resolved round: (result, dealt by p0, dealt by p1, cards p0 played,
+# cards p1 played, signature combo's name or None); a seat's damage is at LAST_DEALT + seat, its
+# cards at LAST_PLAYED + seat.
+LAST_RESULT, LAST_DEALT, LAST_PLAYED, LAST_SIG = 0, 1, 3, 5
+DISCARD_ANY = 99                    # the discard limit: any number of hand cards
 
 TOP = ("top",)
 STOP = ("stop",)
@@ -29,7 +42,7 @@ START_ACTS = [("start", 0), ("start", 1)]
 PICK_ACTS = [("pick", 0), ("pick", 1)]
 REACT_ACTS = [FLIP, PASS]
 TAG_ACTS = [TAG_OUT, STAY]
-SOLO_DRAW = 4
+SOLO_DRAW = 4                       # cards the solo AI draws when it wins a round
 NO_CARDS: tuple = ()
 
 # The rules keywords of game.yaml that this engine implements.
@@ -48,15 +61,15 @@ class Side:
     def __init__(self, t: G.TokenSide, idx):
         self.name = t.name
         self.x_mode, self.x_val = t.x_mode, t.x_val
-        self.x_card = idx.get(t.x_card, -1)
+        self.x_card = idx.get(t.x_card, NO_CARD)
         self.speed = t.speed_bonus
         self.prio = tuple(t.prio)
         self.opp_limit = t.opp_hand_limit
         self.reveal_cost = t.reveal_cost
-        self.aside_card = idx.get(t.aside_card, -1)
+        self.aside_card = idx.get(t.aside_card, NO_CARD)
         self.aside_flip_at = t.aside_flip_at
         self.eor = tuple(t.eor)
-        self.play_aside = idx.get(t.play_from_aside, -1)
+        self.play_aside = idx.get(t.play_from_aside, NO_CARD)
 
 
 class Char:
@@ -96,7 +109,7 @@ class CFState:
         self.act = [0, 1]               # the fighter in the ring for each seat (index into fs)
         self.phase = CHOOSE
         self.cur = 0
-        self.choice = [-1, -1]          # first card of the round, per seat
+        self.choice = [NO_CARD, NO_CARD]  # first card of the round, per seat
         self.played = [[], []]          # cards played this round, in order, per seat
         self.result = UNDECIDED         # TIE, UNDECIDED or the winning seat of the round
         self.dmg = [0, 0]               # damage each seat deals this round
@@ -111,13 +124,13 @@ class CFState:
         self.wins = [0, 0]
         self.fights = 0
         self.results: list = []
-        self.win = -1
+        self.win = NOBODY
         self.round = 0
         self.fresh = False              # the last apply revealed the face-down cards
         self.last = (UNDECIDED, 0, 0, NO_CARDS, NO_CARDS, None)
-        self.sig = -1
-        self.starts = [-1, -1]
+        self.sig = NO_SIG                # the signature combo called this round (index into ch.sigs)
+        self.starts = [NOT_PICKED, NOT_PICKED]     # 2v2: each team's fighter to start
         self.pool = None                # tournament: [[Fighter, Fighter], [Fighter, Fighter]]
         self.tp1 = 0
-        self.tpicks = [-1, -1]
+        self.tpicks = [NOT_PICKED, NOT_PICKED]     # tournament: each seat's fighter
 
