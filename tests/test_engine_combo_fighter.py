@@ -24,6 +24,7 @@ from tests.conftest import (
 
 cf = game_code("combo-fighter", "engine")
 G = game_code("combo-fighter", "engine", "grammar")
+st = game_code("combo-fighter", "engine", "state")
 _solo = game_code("combo-fighter", "engine", "solo")
 SoloBot, plan = _solo.SoloBot, _solo.plan
 
@@ -428,22 +429,22 @@ def test_win_circle_table(engine):
     clash = engine._clash
     assert clash(k["Flick Kick"], k["Sea Legs"], amaya, a_side) == 0
     assert clash(k["Sea Legs"], k["Flick Kick"], a_side, amaya) == 1
-    assert clash(k["Crescent Kick"], k["Harpoon Jab"], amaya, a_side) == cf.TIE
+    assert clash(k["Crescent Kick"], k["Harpoon Jab"], amaya, a_side) == st.TIE
     # Guard Break beats Seawall Block on Slack Tide, not on Storm Surge (defense Priority).
     assert clash(k["Tail Sweep"], k["Seawall Block"], amaya, a_side) == 0
     assert clash(k["Tail Sweep"], k["Seawall Block"], amaya, b_side) == 1
     # Two Quick attacks at equal Speed tie.
     noor = engine.chars["Noor Halabi"].sides[0]
-    assert clash(k["Thorn Needle"], k["Squall Knee"], noor, a_side, 0, 1) == cf.TIE
+    assert clash(k["Thorn Needle"], k["Squall Knee"], noor, a_side, 0, 1) == st.TIE
 
 
 def test_result_window_asks_the_loser_first_then_the_winner(engine):
     setup = {"p0": {"character": "Teodor Balan", "hand": ["Bellows Hook"], "fill": True},
              "p1": {"character": "Teodor Balan", "hand": ["Ember Jab"], "fill": True}}
     state = act(engine, at_choose(engine, setup), "play Bellows Hook", "play Ember Jab")
-    assert (state.phase, engine.current_player(state)) == (cf.REACT, 0)     # 5 vs 7: p0 loses
+    assert (state.phase, engine.current_player(state)) == (st.REACT, 0)     # 5 vs 7: p0 loses
     act(engine, state, "flip")                                              # 7 vs 7: a tie
-    assert (state.phase, engine.current_player(state), state.result) == (cf.REACT, 1, cf.TIE)
+    assert (state.phase, engine.current_player(state), state.result) == (st.REACT, 1, st.TIE)
     act(engine, state, "flip")                                              # 7 vs 9
     assert engine.observe(state)["result"] == "p1"
     assert state.fs[0].side == 0 and state.fs[1].side == 0                  # flipped back
@@ -454,7 +455,7 @@ def test_banked_embers_needs_two_cards(engine):
     setup = {"p0": {"character": "Teodor Balan", "hand": ["Bellows Hook"], "deck": ["Ember Jab"]},
              "p1": {"hand": ["Harpoon Jab"], "fill": True}}
     state = act(engine, at_choose(engine, setup), "play Bellows Hook", "play Harpoon Jab")
-    assert state.phase != cf.REACT                       # 1 card in the deck: no offer
+    assert state.phase != st.REACT                       # 1 card in the deck: no offer
     assert engine.observe(state)["result"] == "p1"
 
 
@@ -483,15 +484,15 @@ def test_illegal_actions_raise(engine):
         with pytest.raises(IllegalAction):
             engine.apply(engine.clone(state), bad)
     act(engine, state, "play Flick Kick", "play Tide Parry")     # Oskar wins and may combo
-    assert state.phase == cf.COMBO
+    assert state.phase == st.COMBO
     with pytest.raises(IllegalAction):
         engine.apply(engine.clone(state), ("play", "Flick Kick"))   # not his card
     act(engine, state, "p1: stop")
-    assert state.phase == cf.DISCARD and engine.current_player(state) == 1
+    assert state.phase == st.DISCARD and engine.current_player(state) == 1
     with pytest.raises(IllegalAction):
         engine.apply(engine.clone(state), ("discard", ("Tide Parry",)))   # already played
     act(engine, state, "p1: keep")
-    assert state.phase == cf.CHOOSE and engine.observe(state)["dealt"] == [0, 1]
+    assert state.phase == st.CHOOSE and engine.observe(state)["dealt"] == [0, 1]
 
 
 def test_recover_and_signature_effects_still_happen(engine):
@@ -516,7 +517,7 @@ def test_eclipse_wheel_only_once_per_fight(engine):
     state = at_choose(engine, setup)
     state.fs[0].used = True
     act(engine, state, "play Cartwheel Entry", "play Seawall Block")
-    assert state.phase == cf.CHOOSE               # no combo was offered
+    assert state.phase == st.CHOOSE               # no combo was offered
 
 
 def test_staggering_deck_runs_out_again(engine):
@@ -532,27 +533,27 @@ def test_two_vs_two_tag_assist_and_first_knockout(engine):
     setup = mode_setups()[0]
     for seed in range(8):
         state = engine.initial_state(setup, random.Random(seed))
-        assert state.phase == cf.START and engine.legal_actions(state) == cf.START_ACTS
+        assert state.phase == st.START and engine.legal_actions(state) == st.START_ACTS
         engine.apply(state, ("start", seed % 2))
-        assert engine.legal_actions(state) == cf.START_ACTS       # independent of team 1's pick
+        assert engine.legal_actions(state) == st.START_ACTS       # independent of team 1's pick
         engine.apply(state, ("start", 1))
         assert state.act == [seed % 2, 3]
         rng = random.Random(seed)
         seen = set()
         while not engine.is_over(state) and state.fights == 0:
-            if state.phase == cf.ASSIST:
+            if state.phase == st.ASSIST:
                 bench = state.fs[engine._bench(state, state.cur)]
                 hand = list(bench.hand)
                 before = len(bench.deck)
                 choice = engine.legal_actions(state)[0]
                 engine.apply(state, choice)
-                assert bench.hand == hand and len(bench.deck) == before + (choice != cf.PASS)
+                assert bench.hand == hand and len(bench.deck) == before + (choice != st.PASS)
                 seen.add("assist")
                 continue
-            if state.phase == cf.TAG:
+            if state.phase == st.TAG:
                 team = state.cur
                 old = state.act[team]
-                engine.apply(state, cf.TAG_OUT)
+                engine.apply(state, st.TAG_OUT)
                 assert state.act[team] == 4 * team + 1 - old
                 seen.add("tag")
                 continue
@@ -561,7 +562,7 @@ def test_two_vs_two_tag_assist_and_first_knockout(engine):
             assert engine.invariants(state) == []
         assert seen == {"assist", "tag"}
         # One knocked-out fighter ends the fight.
-        assert state.fights == 1 and sum(state.wins) + state.results.count(cf.TIE) == 1
+        assert state.fights == 1 and sum(state.wins) + state.results.count(st.TIE) == 1
 
 
 def test_tournament_players_pick_the_opponents_fighter(engine):
@@ -569,14 +570,14 @@ def test_tournament_players_pick_the_opponents_fighter(engine):
     for seed in range(6):
         state = engine.initial_state(setup, random.Random(seed))
         p1 = state.tp1
-        assert state.phase == cf.PICK and engine.current_player(state) == p1
+        assert state.phase == st.PICK and engine.current_player(state) == p1
         engine.apply(state, ("pick", 1))            # Player 1 faces the other's 2nd fighter
         assert engine.current_player(state) == 1 - p1
         engine.apply(state, ("pick", 0))
         rosters = [["Amaya Sol", "Teodor Balan"], ["Noor Halabi", "Oskar Brannvik"]]
         assert state.fs[1 - p1].ch.name == rosters[1 - p1][1]
         assert state.fs[p1].ch.name == rosters[p1][0]
-        assert state.phase == cf.CHOOSE
+        assert state.phase == st.CHOOSE
     with pytest.raises(Exception, match="different"):
         engine.initial_state(Setup("x", ["a", "b"], {"mode": "tournament", "rosters": [
             ["Amaya Sol", "Amaya Sol"], ["Noor Halabi", "Oskar Brannvik"]]}), random.Random(0))
@@ -605,12 +606,12 @@ def test_solo_bot_plays_the_most_damaging_combo(engine):
                     "deck": ["Ember Jab", "Bellows Hook", "Quench Uppercut", "Ember Jab",
                              "Leather Guard"], "fill": True}}
     state = act(engine, at_choose(engine, setup), "play Pendulum Step")
-    assert state.phase == cf.REACT                  # Teodor's AI may pay: its rule says no
+    assert state.phase == st.REACT                  # Teodor's AI may pay: its rule says no
     bot = SoloBot(engine, random.Random(0), 1)
     engine.apply(state, bot.choose(state, engine.legal_actions(state)))
     # Ember Jab, Bellows Hook, Quench Uppercut is Red-Hot Rivet: 6 beats any plain combo.
     assert plan(engine, state, 1)[-1] == ("call", "Red-Hot Rivet")
-    while state.phase == cf.COMBO:
+    while state.phase == st.COMBO:
         engine.apply(state, bot.choose(state, engine.legal_actions(state)))
     obs = engine.observe(state)
     assert obs["signature"] == "Red-Hot Rivet" and obs["dealt"] == [0, 6]
@@ -619,11 +620,11 @@ def test_solo_bot_plays_the_most_damaging_combo(engine):
 def test_solo_bot_teodor_flips_only_to_turn_a_speed_clash(engine):
     bot = SoloBot(engine, random.Random(0), 1)
     base = {"solo": 1, "p1": {"character": "Teodor Balan", "deck": ["Bellows Hook"], "fill": True}}
-    for mine, expected in (("Harpoon Jab", cf.FLIP), ("Breakwater Elbow", cf.PASS),
-                           ("Squall Knee", cf.PASS), ("Sea Legs", cf.PASS)):
+    for mine, expected in (("Harpoon Jab", st.FLIP), ("Breakwater Elbow", st.PASS),
+                           ("Squall Knee", st.PASS), ("Sea Legs", st.PASS)):
         setup = dict(base, p0={"character": "Oskar Brannvik", "hand": [mine], "fill": True})
         state = act(engine, at_choose(engine, setup), f"play {mine}")
-        assert state.phase == cf.REACT and engine.current_player(state) == 1
+        assert state.phase == st.REACT and engine.current_player(state) == 1
         assert bot.choose(state, engine.legal_actions(state)) == expected, mine
 
 
@@ -646,7 +647,7 @@ def staggering_solo_ai() -> dict:
 
 def test_solo_leftovers_knock_out_a_staggering_ai(engine):
     state = act(engine, at_choose(engine, staggering_solo_ai()), "play Pendulum Step")
-    assert state.phase == cf.COMBO
+    assert state.phase == st.COMBO
     act(engine, state, "stop")
     assert engine.observe(state)["wins"] == [1, 0]
 

@@ -1,51 +1,122 @@
-"""Combo Fighter replay narration: what a move led to (the reveal and the win circle, damage,
-Staggering, flipped tokens, knockouts), in words for `cardgen replay`."""
+"""Combo Fighter's replay text: a move in words (`describe`), what it led to (`describe_outcome`:
+the reveal and the win circle, damage, Staggering, flipped tokens, knockouts) for `cardgen
+replay`, and the card a move shows (`card_of`)."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from . import grammar as G
+from .state import (
+    ASSIST,
+    ATT,
+    CHOOSE,
+    DAMAGE,
+    DEF,
+    DISCARD,
+    LAST_DEALT,
+    LAST_PLAYED,
+    LAST_RESULT,
+    NO_TYPE,
+    OVER,
+    REACT,
+    SIDE_LETTERS,
+    START,
+    STOP,
+    TIE,
+    TOP,
+    TWO_VS_TWO,
+    CFState,
+)
 
-if TYPE_CHECKING:
-    from . import CFState
 
-# The engine's constants are imported inside the functions: cardgen/engines/combo_fighter.py imports
-# this module at its top, before it defines them.
+class ReplayMixin:
+    __slots__ = ()
+
+    def describe(self, s: CFState, action) -> str:
+        """The move in words (the replay prints who moves in front of it)."""
+        p = s.cur
+        verb = action[0] if isinstance(action, tuple) and action else str(action)
+        arg = action[1] if isinstance(action, tuple) and len(action) > 1 else None
+        if verb == "play":
+            return f"plays {arg} face down" if s.phase == CHOOSE else f"combos into {arg}"
+        if verb == "top":
+            return "plays the top card of the deck face down"
+        if verb == "aside":
+            return f"combos into {arg} from set aside"
+        if verb == "stop":
+            return f"ends the combo: {s.dmg[p]} damage"
+        if verb == "call":
+            return f"calls the signature combo {arg}!"
+        if verb == "flip":
+            return "pays the cost and flips the Power Token"
+        if verb == "pass":
+            return "passes"
+        if verb == "recover":
+            whose = "the benched teammate's" if s.phase == ASSIST else "the"
+            return f"shuffles {arg} from {whose} discard pile into the deck"
+        if verb == "order":
+            return f"puts the top cards back as {', '.join(arg)} (top first)"
+        if verb == "hit":
+            n = s.take[p] if 0 <= p < 2 else 0
+            cards = f"{', '.join(arg)} from hand, " if arg else ""
+            return f"takes {n} damage: {cards}{n - len(arg)} from the top of the deck"
+        if verb == "discard":
+            return f"discards {', '.join(arg)} and refills" if arg else "refills"
+        if verb == "tag":
+            return "tags out"
+        if verb == "stay":
+            return "stays in the ring"
+        if verb == "start":
+            return "picks the team's fighter for the ring (face down)"
+        if verb == "pick":
+            return f"picks the opponent's fighter {arg + 1}"
+        return repr(action)
+
+    def describe_outcome(self, before: CFState, after: CFState, action) -> str:
+        """What the move led to, in words for `cardgen replay`: the reveal and the win circle,
+        damage, Staggering, flipped tokens, knockouts."""
+        if not before.fs:   # tournament picks: no fighter chosen yet
+            return ("the fighters: " + ", ".join(f"P{seat + 1} {after.fs[seat].ch.name}" for seat in (0, 1))
+                    if after.fs else "")
+        lines = []
+        dealt = after.last is not before.last
+        if after.fresh:
+            lines += _reveal_words(self, before, after, dealt)
+        elif before.phase == REACT:
+            r = after.last[LAST_RESULT] if dealt else after.result
+            if r != before.result:
+                # the win circle as it was just after the flip (the end of the round, in the same
+                # move, may flip a token again)
+                at = self.clone(before)
+                at.fs[at.act[before.cur]].side ^= 1
+                cards = _first_cards(after.last) if dealt else after.choice
+                lines.append(_result_words(self, at, cards, r) + " after the flip")
+        if dealt:
+            lines += _deal_words(self, before, after, action)
+        if after.mode == TWO_VS_TWO and before.act != after.act and after.phase != START:
+            lines.append("in the ring: " + ", ".join(_who(self, after, seat) for seat in (0, 1)))
+        fight_over = len(after.results) > len(before.results)
+        if not fight_over:
+            lines += _fighter_changes(self, before, after, dealt)
+        else:
+            lines += _fight_words(self, before, after)
+        return "\n".join(lines)
+
+    def card_of(self, s: CFState, action) -> str | None:
+        if isinstance(action, tuple) and action:
+            if action[0] in ("play", "aside"):
+                return action[1]
+            if action == TOP and s.fs:
+                deck = s.fs[s.act[s.cur]].deck
+                return self.names[deck[-1]] if deck else None
+        return None
 
 
-def describe_outcome(engine, before: CFState, after: CFState, action) -> str:
-    from . import REACT, START, TWO_VS_TWO
-    if not before.fs:   # tournament picks: no fighter chosen yet
-        return ("the fighters: " + ", ".join(f"P{seat + 1} {after.fs[seat].ch.name}" for seat in (0, 1))
-                if after.fs else "")
-    lines = []
-    dealt = after.last is not before.last
-    if after.fresh:
-        lines += _reveal_words(engine, before, after, dealt)
-    elif before.phase == REACT:
-        r = after.last[0] if dealt else after.result
-        if r != before.result:
-            # the win circle as it was just after the flip (the end of the round, in the same
-            # move, may flip a token again)
-            at = engine.clone(before)
-            at.fs[at.act[before.cur]].side ^= 1
-            lines.append(_result_words(engine, at, (after.last[3][0], after.last[4][0]) if dealt
-                                            else after.choice, r) + " after the flip")
-    if dealt:
-        lines += _deal_words(engine, before, after, action)
-    if after.mode == TWO_VS_TWO and before.act != after.act and after.phase != START:
-        lines.append("in the ring: " + ", ".join(_who(engine, after, seat) for seat in (0, 1)))
-    fight_over = len(after.results) > len(before.results)
-    if not fight_over:
-        lines += _fighter_changes(engine, before, after, dealt)
-    else:
-        lines += _fight_words(engine, before, after)
-    return "\n".join(lines)
+def _first_cards(last: tuple) -> tuple:
+    """The two first cards of a resolved round (CFState.last)."""
+    return last[LAST_PLAYED][0], last[LAST_PLAYED + 1][0]
 
 
 def _who(engine, s: CFState, seat: int) -> str:
-    from . import TWO_VS_TWO
     f = s.fs[s.act[seat]]
     if f.solo:
         return f"P{seat + 1} (solo AI)"
@@ -54,7 +125,6 @@ def _who(engine, s: CFState, seat: int) -> str:
 
 def _card_words(engine, s: CFState, seat: int, c: int) -> str:
     """A revealed first card: its name, kind and what of it the win circle looks at."""
-    from . import ATT
     f = s.fs[s.act[seat]]
     t = engine.ctype[c]
     bits = []
@@ -73,7 +143,6 @@ def _speed(engine, f, c: int) -> int:
 
 def _result_words(engine, s: CFState, cards, r: int) -> str:
     """Who wins the round and why, by the win circle (s: the state at the reveal)."""
-    from . import ATT, DEF, TIE
     c0, c1 = cards
     t0, t1 = engine.ctype[c0], engine.ctype[c1]
     if t0 != t1:
@@ -92,9 +161,8 @@ def _reveal_words(engine, before: CFState, after: CFState, dealt: bool) -> list:
     """Both face-down cards turned over, and who wins the round by the win circle. When the
     round ended in the same move, its cards and result are in after.last (a knockout starts a
     new fight); `before` has the Power Tokens as they were at the reveal."""
-    from . import REACT
     if dealt:
-        r, cards = after.last[0], (after.last[3][0], after.last[4][0])
+        r, cards = after.last[LAST_RESULT], _first_cards(after.last)
     else:
         r, cards = after.result, after.choice
     lines = [f"{_who(engine, before, seat)} plays the top card of its deck"
@@ -108,7 +176,6 @@ def _reveal_words(engine, before: CFState, after: CFState, dealt: bool) -> list:
 
 def _deal_words(engine, before: CFState, after: CFState, action) -> list:
     """The damage of the round once dealt (a combo that ends by itself says why)."""
-    from . import STOP, TIE
     r, d0, d1, _p0, _p1, sig = after.last
     lines = []
     if r == TIE:
@@ -117,7 +184,7 @@ def _deal_words(engine, before: CFState, after: CFState, action) -> list:
     who = _who(engine, after, r)
     dmg = d0 if r == 0 else d1
     if action != STOP and not sig:     # the engine ended it: no card could follow
-        last = (after.last[3] if r == 0 else after.last[4])[-1]
+        last = after.last[LAST_PLAYED + r][-1]
         lines.append(f"the combo ends: nothing fits the combo box of {engine.names[last]}")
     if sig:
         lines.append(f"{who} deals {dmg} damage with {sig}")
@@ -129,11 +196,10 @@ def _deal_words(engine, before: CFState, after: CFState, action) -> list:
 def _fighter_changes(engine, before: CFState, after: CFState, dealt: bool) -> list:
     """Cards left after damage, Staggering, a Power Token that flipped, the solo AI's draw
     and leftovers."""
-    from . import DAMAGE, DISCARD, TWO_VS_TWO
     lines = []
     hit = set()
     if dealt:
-        r, d0, d1 = after.last[:3]
+        d0, d1 = after.last[LAST_DEALT], after.last[LAST_DEALT + 1]
         hit = {seat for seat, d in ((0, d1), (1, d0)) if d}
     if before.phase == DAMAGE:
         hit.add(before.cur)
@@ -158,7 +224,7 @@ def _fighter_changes(engine, before: CFState, after: CFState, dealt: bool) -> li
         if f.side != was.side:
             when = "end of round: " if before.phase == DISCARD or after.round != before.round else ""
             token = f"the Power Token of {who}" if after.mode == TWO_VS_TWO else f"{who}'s Power Token"
-            lines.append(f"{when}{token} flips to side {'AB'[f.side]} "
+            lines.append(f"{when}{token} flips to side {SIDE_LETTERS[f.side]} "
                          f"({f.ch.sides[f.side].name})")
         if f.solo and len(f.hand) > len(was.hand):     # (draws go to the end of the hand)
             drawn = f.hand[len(was.hand):]
@@ -166,7 +232,7 @@ def _fighter_changes(engine, before: CFState, after: CFState, dealt: bool) -> li
         if f.solo and was.hand and not f.hand:
             # the solo AI's drawn cards it did not play: to the bottom of the deck (its sheet's
             # type after a won round) or discarded, 1 damage each
-            bottom = f.ch.solo.bottom_type if after.last[0] == seat else -1
+            bottom = f.ch.solo.bottom_type if after.last[LAST_RESULT] == seat else NO_TYPE
             kept = [engine.names[c] for c in was.hand if engine.ctype[c] == bottom]
             lost = [engine.names[c] for c in was.hand if engine.ctype[c] != bottom]
             if kept:
@@ -179,7 +245,6 @@ def _fighter_changes(engine, before: CFState, after: CFState, dealt: bool) -> li
 
 def _fight_words(engine, before: CFState, after: CFState) -> list:
     """A fighter knocked out: the fight's result and the score (or the match)."""
-    from . import OVER, TIE
     res = after.results[-1]
     # (one already knocked out by an earlier point of this round was said then)
     out = [seat for seat in ((0, 1) if res == TIE else (1 - res,))

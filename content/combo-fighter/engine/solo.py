@@ -24,19 +24,37 @@ import random
 
 from cardgen.engines.base import RuleConflict
 
+from .state import (
+    ASSIST,
+    ATT,
+    CHOOSE,
+    COMBO,
+    DAMAGE,
+    DISCARD,
+    FLIP,
+    HIT_DECK,
+    KEEP,
+    NO_CARD,
+    NO_SIG,
+    PASS,
+    REACT,
+    RECOVER,
+    SIDE_B,
+    STAY,
+    STOP,
+    TAG,
+    TOP,
+)
+
 
 class SoloBot:
     name = "solo"
 
     def __init__(self, engine, rng: random.Random, player: int):
-        import importlib
-
-        cf = importlib.import_module(__package__)
-
-        self.engine, self.rng, self.player, self.cf = engine, rng, player, cf
+        self.engine, self.rng, self.player = engine, rng, player
 
     def choose(self, state, actions):
-        cf, e, s = self.cf, self.engine, state
+        e, s = self.engine, state
         f = s.fs[s.act[s.cur]] if s.fs else None
         if f is None or not f.solo:
             raise RuleConflict("the solo bot plays only a solo AI's seat (no starting hand, the top "
@@ -44,23 +62,23 @@ class SoloBot:
         if len(actions) == 1:
             return actions[0]
         ph = s.phase
-        if ph == cf.CHOOSE:
-            if cf.TOP in actions:
-                return cf.TOP
+        if ph == CHOOSE:
+            if TOP in actions:
+                return TOP
             return e.PLAY[f.hand[self.rng.randrange(len(f.hand))]]
-        if ph == cf.COMBO:
+        if ph == COMBO:
             return plan(e, s, s.cur)[0]
-        if ph == cf.REACT:
-            return cf.FLIP if cf.FLIP in actions and speed_flip_wins(e, s, s.cur) else cf.PASS
-        if ph == cf.DAMAGE:
-            return cf.HIT_DECK
-        if ph == cf.DISCARD:
-            return cf.KEEP
-        if ph in (cf.RECOVER, cf.ASSIST):
+        if ph == REACT:
+            return FLIP if FLIP in actions and speed_flip_wins(e, s, s.cur) else PASS
+        if ph == DAMAGE:
+            return HIT_DECK
+        if ph == DISCARD:
+            return KEEP
+        if ph in (RECOVER, ASSIST):
             cards = [a for a in actions if a[0] == "recover"]
             return max(cards, key=lambda a: e.value[e.kind[a[1]]]) if cards else actions[0]
-        if ph == cf.TAG:
-            return cf.STAY
+        if ph == TAG:
+            return STAY
         return actions[0]
 
 
@@ -72,7 +90,7 @@ def speed_flip_wins(e, s, seat: int) -> bool:
     if not n:
         return False
     c, k = s.choice[seat], s.choice[1 - seat]
-    if e.ctype[c] != 0 or e.ctype[k] != 0 or s.result == seat:
+    if e.ctype[c] != ATT or e.ctype[k] != ATT or s.result == seat:
         return False
     o = s.fs[s.act[1 - seat]]
     mine, theirs = f.ch.sides[f.side], o.ch.sides[o.side]
@@ -89,7 +107,7 @@ def plan(e, s, seat: int) -> list:
     played = list(s.played[seat])
     pa = side.play_aside
     aside_ok = pa >= 0 and not f.used and pa in f.aside
-    prefer = e.kind.get(ch.solo.prefer_card, -1) if ch.solo.prefer_card else -1
+    prefer = e.kind.get(ch.solo.prefer_card, NO_CARD) if ch.solo.prefer_card else NO_CARD
     cbox, button, cd_c, cd_x = e.cbox, e.button, e.cd_c, e.cd_x
     best: list = [None, None]          # [key, (seq, sig)]
 
@@ -104,11 +122,11 @@ def plan(e, s, seat: int) -> list:
 
     def walk(seq, hand, used, dmg):
         full = played + [c for c, _ in seq]
-        consider((holds(seq), dmg, -len(seq)), seq, -1)
+        consider((holds(seq), dmg, -len(seq)), seq, NO_SIG)
         if len(full) >= 2:
             for i in ch.sig_by_cards.get(tuple(full), ()):
                 _n, _c, basic, power = ch.sigs[i]
-                consider((holds(seq), power if f.side == 1 and power else basic, -len(seq)), seq, i)
+                consider((holds(seq), power if f.side == SIDE_B and power else basic, -len(seq)), seq, i)
         mask = cbox[full[-1]]
         if not mask:
             return
@@ -126,7 +144,7 @@ def plan(e, s, seat: int) -> list:
 
     walk([], list(f.hand), False, s.dmg[seat])
     seq, sig = best[1]
-    add = e.kind.get(ch.solo.append_card, -1) if ch.solo.append_card else -1
+    add = e.kind.get(ch.solo.append_card, NO_CARD) if ch.solo.append_card else NO_CARD
     if (add >= 0 and add == pa and aside_ok and f.side == ch.solo.append_side
             and all(c != add for c, _ in seq)):
         last = seq[-1][0] if seq else played[-1]
@@ -134,7 +152,7 @@ def plan(e, s, seat: int) -> list:
             seq = seq + [(add, True)]
             full = played + [c for c, _ in seq]
             sigs = ch.sig_by_cards.get(tuple(full), ())
-            sig = sigs[0] if sigs else -1
+            sig = sigs[0] if sigs else NO_SIG
     out = [(e.ASIDE if aside else e.PLAY)[c] for c, aside in seq]
-    out.append(e.CALL[ch.sigs[sig][0]] if sig >= 0 else ("stop",))
+    out.append(e.CALL[ch.sigs[sig][0]] if sig >= 0 else STOP)
     return out
