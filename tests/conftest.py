@@ -74,3 +74,37 @@ def borrowed_engine(name: str, into: Path) -> Path:
     shutil.copytree(ROOT / "content" / BORROWED_ENGINES[name] / "engine", folder / "engine",
                     ignore=shutil.ignore_patterns("__pycache__"))
     return folder
+
+
+class Watching:
+    """`cardgen watch` on a folder in a thread, for a test: what it said, and waiting for a line."""
+
+    def __init__(self, folder: Path, out: Path):
+        import threading
+
+        from cardgen.watch import watch
+
+        self.lines: list[str] = []
+        self.stop = threading.Event()
+        self.thread = threading.Thread(target=watch, args=(folder, out), daemon=True, kwargs={
+            "interval": 0.05, "stop": self.stop, "say": self.lines.append})
+
+    def wait_for(self, text: str, seconds: float = 60) -> None:
+        import time
+
+        deadline = time.time() + seconds
+        while time.time() < deadline:
+            if any(text in line for line in self.lines):
+                return
+            time.sleep(0.05)
+        raise AssertionError(f"never saw {text!r} in {self.lines}")
+
+    def __enter__(self):
+        self.thread.start()
+        self.wait_for("watching")
+        self.lines.clear()
+        return self
+
+    def __exit__(self, *exc):
+        self.stop.set()
+        self.thread.join(timeout=10)

@@ -10,8 +10,6 @@ from __future__ import annotations
 
 import hashlib
 import shutil
-import threading
-import time
 from pathlib import Path
 
 import pytest
@@ -20,8 +18,7 @@ from PIL import Image
 from cardgen.build import build_game
 from cardgen.inputs import file_digest, stage_key
 from cardgen.paths import fonts_dir
-from cardgen.watch import watch
-from tests.conftest import ROOT
+from tests.conftest import ROOT, Watching
 
 STAGES = ("check", "cards", "sheets", "site")
 FONT_A = fonts_dir() / "crimson-text" / "CrimsonText-Regular.ttf"
@@ -118,31 +115,12 @@ def test_an_image_that_appears_redraws_its_card(isles, tmp_path):
 
 def test_watch_redraws_a_card_whose_art_is_saved(isles, tmp_path):
     out = tmp_path / "out"
-    lines: list[str] = []
-    stop = threading.Event()
-    thread = threading.Thread(target=watch, args=(isles, out),
-                              kwargs={"interval": 0.05, "stop": stop, "say": lines.append}, daemon=True)
-    thread.start()
-
-    def wait_for(text, seconds=60):
-        deadline = time.time() + seconds
-        while time.time() < deadline:
-            if any(text in line for line in lines):
-                return
-            time.sleep(0.05)
-        raise AssertionError(f"never saw {text!r} in {lines}")
-
-    try:
-        wait_for("watching")
-        lines.clear()
+    with Watching(isles, out) as watching:
         _paint(isles / "art" / "wolf.png", (250, 250, 0))
-        wait_for("rebuilt")
-        assert any("1 drawn, 4 unchanged" in line for line in lines), lines
+        watching.wait_for("rebuilt")
+        assert any("1 drawn, 4 unchanged" in line for line in watching.lines), watching.lines
         with Image.open(out / "painted-isles" / "site" / "img" / "wolf.jpg") as jpg:
             assert jpg.getpixel((jpg.width // 2, jpg.height // 3))[2] < 40          # yellow now
-    finally:
-        stop.set()
-        thread.join(timeout=10)
 
 
 def test_the_sample_matches_are_replayed_only_when_what_they_play_changed(tmp_path):

@@ -4,14 +4,12 @@ from __future__ import annotations
 
 import subprocess
 import sys
-import threading
-import time
 
 import pytest
 
 from cardgen.scaffold import new_game
-from cardgen.watch import stages_for, watch
-from tests.conftest import ROOT
+from cardgen.watch import stages_for
+from tests.conftest import ROOT, Watching
 
 
 def test_new_then_build_makes_cards_deck_report_and_more(tmp_path):
@@ -56,42 +54,23 @@ def test_watch_rebuilds_on_save_and_survives_a_mistake(tmp_path):
     folder = tmp_path / "game"
     new_game(folder, "Watch Test")
     out = tmp_path / "out"
-    lines: list[str] = []
-    stop = threading.Event()
-    thread = threading.Thread(target=watch, args=(folder, out),
-                              kwargs={"interval": 0.05, "stop": stop, "say": lines.append}, daemon=True)
-    thread.start()
-
-    def wait_for(text, seconds=60):
-        deadline = time.time() + seconds
-        while time.time() < deadline:
-            if any(text in line for line in lines):
-                return
-            time.sleep(0.05)
-        raise AssertionError(f"never saw {text!r} in {lines}")
-
-    try:
-        wait_for("watching")
-        png = out / "watch-test" / "cards" / "forager.png"
+    png = out / "watch-test" / "cards" / "forager.png"
+    cards = folder / "cards" / "bees.yaml"
+    with Watching(folder, out) as watching:
         before = png.stat().st_mtime_ns
-        cards = folder / "cards" / "bees.yaml"
-        lines.clear()
         cards.write_text(cards.read_text().replace("honey: 2\n", "honey: 3\n", 1))
-        wait_for("rebuilt")
+        watching.wait_for("rebuilt")
         assert png.stat().st_mtime_ns != before
-        assert any("1 drawn" in line for line in lines), lines
-        lines.clear()
+        assert any("1 drawn" in line for line in watching.lines), watching.lines
+        watching.lines.clear()
         cards.write_text(cards.read_text().replace("honey: 3\n", "honey: 9\n", 1))
-        wait_for("rebuilt")
-        assert any("honey: expected 0-4, got 9" in line for line in lines), lines
-        assert thread.is_alive()
-        lines.clear()
+        watching.wait_for("rebuilt")
+        assert any("honey: expected 0-4, got 9" in line for line in watching.lines), watching.lines
+        assert watching.thread.is_alive()
+        watching.lines.clear()
         cards.write_text(cards.read_text().replace("honey: 9\n", "honey: 2\n", 1))
-        wait_for("rebuilt")
-        assert any(", ok" in line for line in lines), lines
-    finally:
-        stop.set()
-        thread.join(timeout=10)
+        watching.wait_for("rebuilt")
+        assert any(", ok" in line for line in watching.lines), watching.lines
 
 
 @pytest.mark.parametrize("name", ["Bees: The Game", 'The "Hive"', "#1 Hive", "Ökonomie der Bienen"])
