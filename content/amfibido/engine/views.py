@@ -34,8 +34,11 @@ from .state import (
 # actions whose second word is the card they play
 _CARD_KINDS = frozenset(("pick", "sensei", "field", "equip", "combo", "play"))
 
+
 class ViewsMixin:
     """The engine methods that read a state for people: checks, words, scenarios."""
+
+    __slots__ = ()
 
     # -- checking -------------------------------------------------------------------------------
     def invariants(self, st) -> list[str]:
