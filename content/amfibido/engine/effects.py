@@ -156,7 +156,7 @@ class EffectsMixin:
         deck = st.decks[nl]
         rng = st.rng
         revealed = []
-        found = -1
+        found = -1                                   # = NO_CARD
         refilled = False
         while True:
             if not deck:
@@ -207,7 +207,7 @@ class EffectsMixin:
     def _leave(self, st, p, d, dest):
         """The fighter of dojo d leaves during the field phase; its combo moves go with it."""
         c = st.fighter[p][d]
-        st.fighter[p][d] = -1
+        st.fighter[p][d] = -1                # = NO_CARD
         dest.append(c)
         C = st.combos[p][d]
         if C:
@@ -244,7 +244,7 @@ class EffectsMixin:
             info = st.box.info
             pulled = [c for c in st.discard if info[c].level == lv]
             if not pulled:
-                return -1
+                return -1                       # = NO_CARD: nothing to draw
             st.discard = [c for c in st.discard if info[c].level != lv]
             _shuffle(st.rng, pulled)
             deck.extend(pulled)

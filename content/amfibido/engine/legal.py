@@ -26,6 +26,7 @@ from .grammar import (
     V_SWITCH,
 )
 from .state import (
+    AT_EQUIP,
     CODE,
     DONE,
     EC,
@@ -77,7 +78,7 @@ class Chooser:
         if v in (V_DRAW, V_KORET):
             self.own, self.depends = True, _ON_STATE
         elif v == V_SWITCH:     # always your own cards
-            moves_equipment = sel in (S_OWN_E, S_OWN_FE) or (sel == S_SELF and CODE[src][0] == 1)
+            moves_equipment = sel in (S_OWN_E, S_OWN_FE) or (sel == S_SELF and CODE[src][0] == AT_EQUIP)
             self.own, self.depends = True, _ON_ROOM if moves_equipment else _ON_FIGHTERS
         else:
             self.own = sel in _OWN_SIDE
@@ -357,7 +358,7 @@ class LegalMixin:
 
     def _switch_options(self, st, p, sel, src, moved) -> list:
         F = st.fighter[p]
-        if sel == S_HERE_F or (sel == S_SELF and CODE[src][0] == 0):
+        if sel == S_HERE_F or (sel == S_SELF and CODE[src][0] == 0):    # 0 = AT_FIGHTER
             d = CODE[src][1]
             return list(_SWF_OUT[d]) if F[d] >= 0 else []
         E = st.equip[p]

@@ -9,7 +9,7 @@ from pathlib import Path
 from cardgen.engines.base import Setup
 
 from .grammar import SENSEI
-from .state import SENSEI_PH, AState, Box, _shuffle
+from .state import LEVELS, SENSEI_PH, AState, Box, _shuffle
 
 
 class MatchMixin:
@@ -68,7 +68,7 @@ class MatchMixin:
         st.rng = rng
         st.box = box
         st.seq = [0] * box.n
-        for lv in range(1, 6):
+        for lv in LEVELS:
             deck = list(box.levels[lv])
             _shuffle(rng, deck)
             st.decks[lv] = deck
@@ -96,7 +96,7 @@ class MatchMixin:
 
     def current_player(self, state) -> int:
         if state.over:
-            return -1
+            return -1                       # = NOBODY
         pend = state.pend
         return pend[0][1] if pend else state.turn
 

@@ -21,11 +21,11 @@ class PowerMixin:
                 [0 if F0[0] >= 0 else -1, 1 if F0[1] >= 0 else -1, 2 if F0[2] >= 0 else -1],
                 [0 if F1[0] >= 0 else -1, 1 if F1[1] >= 0 else -1, 2 if F1[2] >= 0 else -1]]
         info = st.box.info
-        fight = [[-1] * ND, [-1] * ND]
+        fight = [[-1] * ND, [-1] * ND]      # -1 = NO_CARD (literals: the heuristic calls this often)
         home = [[-1] * ND, [-1] * ND]
         for p in (0, 1):
             F = st.fighter[p]
-            kom = -1
+            kom = -1                        # = NO_CARD
             for d in R3:
                 f = F[d]
                 if f >= 0 and info[f].komodo and f not in neut:

@@ -3,7 +3,28 @@ rulebook's order (abilities, knockout piles, combo moves, losing fighters) (a mi
 
 from __future__ import annotations
 
-from .state import DRAW, DRAWN, EMPTY, EOR, FC, FIELD, LOSE, ND, NOFIGHT, OVER, P_EOR, PICK1, PICK2, R3, WIN
+from .state import (
+    DRAW,
+    DRAWN,
+    EMPTY,
+    EOR,
+    EOR_ABILITIES,
+    EOR_CLEANUP,
+    EOR_NEXT,
+    FC,
+    FIELD,
+    LOSE,
+    ND,
+    NO_CARD,
+    NOBODY,
+    NOFIGHT,
+    OVER,
+    P_EOR,
+    PICK1,
+    PICK2,
+    R3,
+    WIN,
+)
 
 # the dojo each player's fighters fight from when no Komodo Dragon is in play: their own
 _OWN_DOJOS = (0, 1, 2)
@@ -123,7 +144,7 @@ class RoundsMixin:
                 kod[lo][d] = True
         res = [res0, res1]
         st.res, st.kod = res, kod
-        rw = -1
+        rw = NOBODY                 # a drawn round
         if wins0 >= 2 or (wins0 == 1 and draws == 2):
             rw = 0
         if wins1 >= 2 or (wins1 == 1 and draws == 2):
@@ -150,24 +171,24 @@ class RoundsMixin:
             st.result = 0 if a > b else 1 if b > a else DRAWN
             return
         st.phase = EOR
-        st.eor_stage = 0
+        st.eor_stage = EOR_ABILITIES
 
     def _eor_step(self, st):
         """Run the end-of-round stages in order (abilities, cleanup, next round), stopping after
         a stage that leaves a choice pending: st.eor_stage says where to resume."""
         info = st.box.info
         stage = st.eor_stage
-        if stage == 0:
-            stage = 1
+        if stage == EOR_ABILITIES:
+            stage = EOR_CLEANUP
             F, E = st.fighter, st.equip
             E0, E1 = E
             if not st.box.eset.isdisjoint([*F[0], *F[1], *E0[0], *E0[1], *E0[2], *E1[0], *E1[1],
                                            *E1[2]]):
                 self._eor_abilities(st, info)
                 if st.pend:
-                    st.eor_stage = 1
+                    st.eor_stage = EOR_CLEANUP
                     return
-        if stage == 1:
+        if stage == EOR_CLEANUP:
             neut = st.fneut
             order = (st.start, 1 - st.start)
             ko = st.ko
@@ -198,12 +219,12 @@ class RoundsMixin:
                         continue
                     if info[f].stay_if_lost and f not in neut:
                         continue
-                    Fp[d] = -1
+                    Fp[d] = NO_CARD
                     (ko[p] if st.kod[p][d] else hand[p]).append(f)
                     if len(st.equip[p][d]) >= 2:
                         self._check_cap(st, p, d, st.pend)
             if st.pend:
-                st.eor_stage = 2
+                st.eor_stage = EOR_NEXT
                 return
         w = st.rwin
         if w >= 0:
@@ -263,7 +284,7 @@ class RoundsMixin:
             st.pend[0:0] = trig
             return
         f = st.fighter[p][d]
-        st.fighter[p][d] = -1
+        st.fighter[p][d] = NO_CARD
         (st.hand[p] if what == "hand" else st.discard).append(f)
         trig = []
         self._check_cap(st, p, d, trig)

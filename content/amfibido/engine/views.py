@@ -16,7 +16,9 @@ from .state import (
     DRAWN,
     EOR,
     FIELD,
+    LEVELS,
     LOSE,
+    NO_CARD,
     OVER,
     P_OVERCAP,
     PENDING_NAMES,
@@ -45,7 +47,7 @@ class ViewsMixin:
         info = st.box.info
         problems = []
         seen = st.sdeck + st.discard
-        for lv in range(1, 6):
+        for lv in LEVELS:
             deck = st.decks[lv]
             seen += deck
             if deck and (info[deck[0]].level != lv or info[deck[-1]].level != lv):
@@ -146,7 +148,7 @@ class ViewsMixin:
                 rest.remove(next(c for c in rest if info[c].name == action[1]))
                 lines += [f"the leftover, {'another ' * (info[c].name == action[1])}{info[c].name}, "
                           "goes face down onto the discard pile" for c in rest]
-            elif before.round == 1 and before.dstep == 0 and before.sensei == [-1, -1]:
+            elif before.round == 1 and before.dstep == 0 and before.sensei == [NO_CARD, NO_CARD]:
                 lines.append(f"P{before.start + 1} is the starting player (drawn at random)")
         fought = ph == FIELD and (after.phase != FIELD or after.round != before.round)
         # the fight results, kept in after.last, still apply to an end of round with choices
@@ -371,9 +373,9 @@ class ViewsMixin:
                 st.used.append(cid)
         st.discard = [take(n) for n in setup.get("discard") or []]
         tops = setup.get("decks") or {}
-        top = {lv: [take(n) for n in tops.get(lv) or tops.get(str(lv)) or []] for lv in range(1, 6)}
+        top = {lv: [take(n) for n in tops.get(lv) or tops.get(str(lv)) or []] for lv in LEVELS}
         left = {c for ids in pool.values() for c in ids}
-        for lv in range(1, 6):
+        for lv in LEVELS:
             rest = [c for c in box.levels[lv] if c in left]
             _shuffle(rng, rest)
             st.decks[lv] = rest + top[lv][::-1]
@@ -438,9 +440,9 @@ class ViewsMixin:
             "passed": list(st.passed),
             "pending": PENDING_NAMES[st.pend[0][0]] if st.pend else None,
             "discard": names(st.discard),
-            "decks": {lv: len(st.decks[lv]) for lv in range(1, 6)},
+            "decks": {lv: len(st.decks[lv]) for lv in LEVELS},
             "deck_tops": {lv: (info[st.decks[lv][-1]].name if st.decks[lv] else None)
-                          for lv in range(1, 6)},
+                          for lv in LEVELS},
             "last_round": self._last_round(st),
         }
         for p in (0, 1):
