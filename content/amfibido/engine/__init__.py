@@ -40,7 +40,8 @@ every card with a sentence it does not know. The rest of the package: state.py (
 box and shared constants), cards.py (the per-card tables), match.py (setups, initial state,
 clone), legal.py (legal actions), actions.py (applying an action), effects.py (effect steps and
 keywords), power.py (total power, knockout, neutralization), rounds.py (draft, fight, end of
-round), heuristic.py and views.py (invariants, describe, scenario setups, observe).
+round), heuristic.py (the greedy bots' evaluation), checks.py (invariants), replay.py (describe,
+describe_outcome, card_of) and scenarios.py (scenario setups, parse_action, observe).
 
 Actions (tuples; dojos are numbered 1-3; a position code names a card in a dojo: ``F2`` is the
 fighter of dojo 2, ``E2`` its (first) equipment, ``E2b`` its second equipment; ``S`` is your
@@ -113,17 +114,19 @@ from cardgen.engines.base import Engine
 
 from .actions import ActionsMixin
 from .cards import CardsMixin
+from .checks import ChecksMixin
 from .effects import EffectsMixin
 from .heuristic import HeuristicMixin
 from .legal import LegalMixin
 from .match import MatchMixin
 from .power import PowerMixin
+from .replay import ReplayMixin
 from .rounds import RoundsMixin
-from .views import ViewsMixin
+from .scenarios import ScenarioMixin
 
 
 class AmfibidoEngine(CardsMixin, MatchMixin, LegalMixin, ActionsMixin, EffectsMixin, RoundsMixin,
-                     PowerMixin, HeuristicMixin, ViewsMixin, Engine):
+                     PowerMixin, HeuristicMixin, ChecksMixin, ReplayMixin, ScenarioMixin, Engine):
     game_id = "amfibido"
     max_actions = 1500
     keywords = frozenset({"Transform", "Knockout", "Boomerang", "Switcheroo", "Neutralize"})
