@@ -17,6 +17,11 @@ from .grammar import (
 SENSEI_PH, PICK1, PICK2, FIELD, EOR, OVER = range(6)
 PHASE_NAMES = ("sensei", "draft", "draft", "field", "end of round", "over")
 RUNNING, DRAWN = -2, -1
+# No card (an empty dojo, no sensei), and nobody (no player: the match is over, a drawn round)
+NO_CARD = -1
+NOBODY = -1
+# End-of-round stages (AState.eor_stage): abilities, then the cleanup, then the next round
+EOR_ABILITIES, EOR_CLEANUP, EOR_NEXT = 0, 1, 2
 # Fight results (per player and dojo)
 NOFIGHT, WIN, LOSE, DRAW = 0, 1, 2, 3
 RESULT_NAMES = ("none", "win", "lose", "draw")
@@ -24,16 +29,21 @@ RESULT_NAMES = ("none", "win", "lose", "draw")
 P_STEP, P_COST, P_DISCARD, P_OVERCAP, P_EOR = range(5)
 PENDING_NAMES = ("target", "cost", "discard", "retire equipment", "end of round")
 
-ND = 3
+ND = 3                  # dojos per player
 R3 = range(ND)
+# Card levels I to V (a level deck per level; index 0 of the per-level lists is unused)
+NLEVELS = 5
+LEVELS = range(1, NLEVELS + 1)
 ROMAN = {1: "I", 2: "II", 3: "III", 4: "IV", 5: "V"}
 FC = tuple(f"F{d + 1}" for d in R3)
 EC = tuple((f"E{d + 1}", f"E{d + 1}b") for d in R3)
+# A position code's place: (AT_FIGHTER or AT_EQUIP, dojo index, equipment slot)
+AT_FIGHTER, AT_EQUIP = 0, 1
 CODE = {}
 for _d in R3:
-    CODE[FC[_d]] = (0, _d, 0)
-    CODE[EC[_d][0]] = (1, _d, 0)
-    CODE[EC[_d][1]] = (1, _d, 1)
+    CODE[FC[_d]] = (AT_FIGHTER, _d, 0)
+    CODE[EC[_d][0]] = (AT_EQUIP, _d, 0)
+    CODE[EC[_d][1]] = (AT_EQUIP, _d, 1)
 OPT_F = tuple((FC[d],) for d in R3)
 OPT_E = tuple(((EC[d][0],), (EC[d][1],)) for d in R3)
 SWF = tuple(tuple((FC[d], FC[e]) for e in R3) for d in R3)
@@ -64,9 +74,9 @@ class Box:
 
     def __init__(self, infos, counts, label):
         self.info = []
-        self.levels = [[] for _ in range(6)]
+        self.levels = [[] for _ in range(NLEVELS + 1)]
         self.sensei = []
-        self.count = [[0, 0, 0, 0] for _ in range(6)]
+        self.count = [[0, 0, 0, 0] for _ in range(NLEVELS + 1)]
         self.label = label
         for info in infos:
             for _ in range(counts.get(info.name, 0)):
@@ -125,15 +135,15 @@ class AState:
         self.dstep = 0
         self.passed = [False, False]
         self.score = [0, 0]
-        self.decks = [[] for _ in range(6)]       # index = level; top of a deck = end of list
+        self.decks = [[] for _ in range(NLEVELS + 1)]  # index = level; top of a deck = end of list
         self.sdeck = []                           # sensei deck
         self.discard = []
         self.hand = [[], []]
         self.ko = [[], []]
-        self.fighter = [[-1] * ND, [-1] * ND]
+        self.fighter = [[NO_CARD] * ND, [NO_CARD] * ND]
         self.equip = [[[] for _ in R3], [[] for _ in R3]]
         self.combos = [[[] for _ in R3], [[] for _ in R3]]   # follow the fighter of that dojo
-        self.sensei = [-1, -1]
+        self.sensei = [NO_CARD, NO_CARD]
         self.draft = [[], []]
         self.tmp_neut = []                        # card ids neutralized this round
         self.tmp_ko = []                          # card ids that gained Knockout this round
@@ -147,7 +157,7 @@ class AState:
         self.res = [[NOFIGHT] * ND, [NOFIGHT] * ND]
         self.kod = [[False] * ND, [False] * ND]
         self.fneut = EMPTY
-        self.rwin = -1
-        self.eor_stage = 0
+        self.rwin = NOBODY
+        self.eor_stage = EOR_ABILITIES
         self.legal = None                         # cached legal actions
         self.over = False                         # phase == OVER

@@ -1,110 +1,33 @@
-"""Amfibido engine: invariants, descriptions, scenario setups and observations (a mixin)."""
+"""Amfibido replay text: describe (the move in words), describe_outcome (the fight, what changed
+on the board, the round's end) and card_of (a mixin)."""
 
 from __future__ import annotations
 
-import random
 from collections import Counter
 
-from .grammar import (
-    EQUIP,
-    FIGHTER,
-    SENSEI,
-)
 from .state import (
     CODE,
     DRAW,
-    DRAWN,
     EOR,
     FIELD,
     LOSE,
+    NO_CARD,
     OVER,
-    P_OVERCAP,
-    PENDING_NAMES,
-    PHASE_NAMES,
     PICK1,
     PICK2,
     R3,
-    RESULT_NAMES,
-    ROMAN,
     SENSEI_PH,
-    AState,
-    _shuffle,
 )
 
 # actions whose second word is the card they play
 _CARD_KINDS = frozenset(("pick", "sensei", "field", "equip", "combo", "play"))
 
-class ViewsMixin:
-    """The engine methods that read a state for people: checks, words, scenarios."""
 
-    # -- checking -------------------------------------------------------------------------------
-    def invariants(self, st) -> list[str]:
-        info = st.box.info
-        problems = []
-        seen = st.sdeck + st.discard
-        for lv in range(1, 6):
-            deck = st.decks[lv]
-            seen += deck
-            if deck and (info[deck[0]].level != lv or info[deck[-1]].level != lv):
-                problems.append(f"a card of another level is in the level {ROMAN[lv]} deck")
-        for p in (0, 1):
-            seen += st.hand[p]
-            seen += st.ko[p]
-            seen += st.draft[p]
-            F = st.fighter[p]
-            for d in R3:
-                f = F[d]
-                E = st.equip[p][d]
-                C = st.combos[p][d]
-                seen += E
-                seen += C
-                if f >= 0:
-                    seen.append(f)
-                    if info[f].type != FIGHTER:
-                        problems.append(f"player {p} dojo {d + 1} holds {info[f].name} as a "
-                                        "fighter")
-                for e in E:
-                    if info[e].type != EQUIP:
-                        problems.append(f"player {p} dojo {d + 1} holds {info[e].name} as "
-                                        "equipment")
-                if len(E) > 1 and (len(E) > 2 or f < 0 or not info[f].second_equip) and \
-                        not any(pe[0] == P_OVERCAP and pe[1] == p and pe[2] == d for pe in st.pend):
-                    problems.append(f"player {p} dojo {d + 1} holds {len(E)} equipment")
-                for c in C:
-                    if not info[c].combo:
-                        problems.append(f"player {p} dojo {d + 1} has {info[c].name} as a combo "
-                                        "move")
-                if C and f < 0 and st.phase == FIELD:
-                    problems.append(f"player {p} dojo {d + 1} has combo moves but no fighter")
-            s = st.sensei[p]
-            if s >= 0:
-                seen.append(s)
-                if info[s].type != SENSEI:
-                    problems.append(f"player {p} keeps {info[s].name} as sensei")
-            if not 0 <= st.score[p] <= self.wins_needed:
-                problems.append(f"player {p} score {st.score[p]} out of range")
-        n = st.box.n
-        if len(seen) != n or len(set(seen)) != n:
-            problems.append(f"cards created or lost: {len(seen)} in zones ({len(set(seen))} "
-                            f"different), the box has {n}")
-        if not 1 <= st.round <= self.round_limit:
-            problems.append(f"round {st.round} out of range")
-        if st.phase == OVER:
-            r = st.result
-            if r >= 0 and st.score[r] < self.wins_needed and st.round < self.round_limit:
-                problems.append("the game ended without 4 round wins before the round limit")
-            if r >= 0 and st.score[r] < st.score[1 - r]:
-                problems.append("the winner has fewer round wins")
-            if r == DRAWN and st.score[0] != st.score[1]:
-                problems.append("a drawn game with unequal round wins")
-        else:
-            if st.pend and st.phase not in (FIELD, EOR):
-                problems.append("a pending choice outside the field phase and the end of round")
-            if not self.legal_actions(st):
-                problems.append("no legal action in a state that is not over")
-        return problems
+class ReplayMixin:
+    """The engine methods that put a move and its outcome into words."""
 
-    # -- reporting ------------------------------------------------------------------------------
+    __slots__ = ()
+
     def describe(self, st, action) -> str:
         p = self.current_player(st)
         who = f"P{p + 1}"
@@ -143,7 +66,7 @@ class ViewsMixin:
                 rest.remove(next(c for c in rest if info[c].name == action[1]))
                 lines += [f"the leftover, {'another ' * (info[c].name == action[1])}{info[c].name}, "
                           "goes face down onto the discard pile" for c in rest]
-            elif before.round == 1 and before.dstep == 0 and before.sensei == [-1, -1]:
+            elif before.round == 1 and before.dstep == 0 and before.sensei == [NO_CARD, NO_CARD]:
                 lines.append(f"P{before.start + 1} is the starting player (drawn at random)")
         fought = ph == FIELD and (after.phase != FIELD or after.round != before.round)
         # the fight results, kept in after.last, still apply to an end of round with choices
@@ -310,163 +233,3 @@ class ViewsMixin:
                                                      else -1)
             return st.box.info[c].name if c >= 0 else None
         return None
-
-    # -- scenarios ------------------------------------------------------------------------------
-    def scenario_state(self, setup: dict, rng: random.Random):
-        setup = setup or {}
-        counts = {c.name: c.copies for c in self.game.cards.values()}
-        box = self._box(counts, "scenario")
-        info = box.info
-        pool: dict[str, list[int]] = {}
-        for cid, ci in enumerate(info):
-            pool.setdefault(ci.name, []).append(cid)
-
-        def take(name):
-            name = str(name)
-            if name not in pool:
-                raise ValueError(f"no card named {name!r}")
-            if not pool[name]:
-                raise ValueError(f"the box has no more copies of {name!r}")
-            return pool[name].pop(0)
-
-        st = AState()
-        st.rng = rng
-        st.box = box
-        st.seq = [0] * box.n
-        st.round = int(setup.get("round", 1))
-        st.first = st.start = int(setup.get("starting", 0))
-        st.turn = int(setup.get("turn", st.start))
-        st.score = [int(x) for x in setup.get("scores", [0, 0])]
-        st.passed = [bool(x) for x in setup.get("passed", [False, False])]
-        players = setup.get("players") or [{}, {}]
-        for p, pl in enumerate(players):
-            pl = pl or {}
-            st.hand[p] = [take(n) for n in pl.get("hand") or []]
-            st.ko[p] = [take(n) for n in pl.get("knockout") or []]
-            st.draft[p] = [take(n) for n in pl.get("draft") or []]
-            if pl.get("sensei"):
-                st.sensei[p] = take(pl["sensei"])
-            dojos = pl.get("dojos") or []
-            if isinstance(dojos, dict):
-                dojos = [dojos.get(d + 1) or dojos.get(str(d + 1)) or {} for d in R3]
-            for d, dj in enumerate(dojos):
-                dj = dj or {}
-                if dj.get("fighter"):
-                    st.fighter[p][d] = take(dj["fighter"])
-                    st.nseq += 1
-                    st.seq[st.fighter[p][d]] = st.nseq
-                for n in dj.get("equipment") or []:
-                    e = take(n)
-                    st.equip[p][d].append(e)
-                    st.nseq += 1
-                    st.seq[e] = st.nseq
-                st.combos[p][d] = [take(n) for n in dj.get("combos") or []]
-            for n in pl.get("used") or []:
-                cid = next((c for c in self._cards_in_play(st, p) if info[c].name == n), None)
-                if cid is None:
-                    raise ValueError(f"{n!r} is not in play for player {p}")
-                st.used.append(cid)
-        st.discard = [take(n) for n in setup.get("discard") or []]
-        tops = setup.get("decks") or {}
-        top = {lv: [take(n) for n in tops.get(lv) or tops.get(str(lv)) or []] for lv in range(1, 6)}
-        left = {c for ids in pool.values() for c in ids}
-        for lv in range(1, 6):
-            rest = [c for c in box.levels[lv] if c in left]
-            _shuffle(rng, rest)
-            st.decks[lv] = rest + top[lv][::-1]
-        st.sdeck = [c for c in box.sensei if c in left]
-        _shuffle(rng, st.sdeck)
-        phase = setup.get("phase", "field")
-        if phase == "draft":
-            st.dstep = 0
-            self._draft_flow(st)
-        elif phase == "field":
-            st.phase = FIELD
-        else:
-            raise ValueError(f"unknown scenario phase {phase!r} (field or draft)")
-        return st
-
-    @staticmethod
-    def _last_round(st):
-        if st.last is None:
-            return None
-        res, powers, rw, kod = st.last
-        info = st.box.info
-        return {
-            "results": {f"p{p}": [RESULT_NAMES[r] for r in res[p]] for p in (0, 1)},
-            "powers": {f"p{p}": list(powers[p]) for p in (0, 1)},
-            "winner": rw if rw >= 0 else "draw",
-            "knocked_out": {f"p{p}": sorted(info[c].name for c in kod[p]) for p in (0, 1)},
-        }
-
-    @staticmethod
-    def _cards_in_play(st, p):
-        out = [f for f in st.fighter[p] if f >= 0]
-        for d in R3:
-            out.extend(st.equip[p][d])
-        if st.sensei[p] >= 0:
-            out.append(st.sensei[p])
-        return out
-
-    def parse_action(self, state, spec):
-        if isinstance(spec, str):
-            return (spec.strip(),)
-        if isinstance(spec, (list, tuple)):
-            return tuple(spec)
-        raise ValueError(f"an action is a list like [field, Tree Frog, 1] or a word, got {spec!r}")
-
-    def observe(self, st) -> dict:
-        info = st.box.info
-        neut = self._neut(st)
-        fight, home = self._board(st, neut)
-
-        def names(ids):
-            return sorted(info[c].name for c in ids)
-
-        out = {
-            "round": st.round,
-            "phase": PHASE_NAMES[st.phase],
-            "to_move": self.current_player(st),
-            "starting": st.start,
-            "first": st.first,
-            "scores": list(st.score),
-            "over": st.phase == OVER,
-            "winner": (st.result if st.result >= 0 else "draw" if st.result == DRAWN else None),
-            "passed": list(st.passed),
-            "pending": PENDING_NAMES[st.pend[0][0]] if st.pend else None,
-            "discard": names(st.discard),
-            "decks": {lv: len(st.decks[lv]) for lv in range(1, 6)},
-            "deck_tops": {lv: (info[st.decks[lv][-1]].name if st.decks[lv] else None)
-                          for lv in range(1, 6)},
-            "last_round": self._last_round(st),
-        }
-        for p in (0, 1):
-            o = 1 - p
-            dojos = {}
-            powers = []
-            for d in R3:
-                f = st.fighter[p][d]
-                a = fight[p][d]
-                pw = (self._power(st, p, d, a, home[p][d], fight[o][d], neut) if a >= 0 else None)
-                powers.append(pw)
-                cards = ([f] if f >= 0 else []) + st.equip[p][d]
-                dojos[d + 1] = {
-                    "fighter": info[f].name if f >= 0 else None,
-                    "equipment": [info[e].name for e in st.equip[p][d]],
-                    "combos": [info[c].name for c in st.combos[p][d]],
-                    "fighting": info[a].name if a >= 0 else None,
-                    "power": pw,
-                    "knockout": (self._has_ko(st, p, d, a, home[p][d], neut) if a >= 0 else False),
-                    "neutralized": names(c for c in cards if c in neut),
-                }
-            s = st.sensei[p]
-            out[f"p{p}"] = {
-                "hand": names(st.hand[p]),
-                "hand_size": len(st.hand[p]),
-                "knockout": names(st.ko[p]),
-                "sensei": info[s].name if s >= 0 else None,
-                "draft": names(st.draft[p]),
-                "dojos": dojos,
-                "powers": powers,
-            }
-        return out

@@ -1,0 +1,382 @@
+"""Dojo Duel rules: the engine's card tables, setups (deck pairings), the match (initial state,
+legal actions, applying an action, the comparison and the Clean), cloning and invariants."""
+
+from __future__ import annotations
+
+import itertools
+import random
+from pathlib import Path
+
+from cardgen.engines.base import IllegalAction, RuleConflict, Setup
+
+from .state import (
+    ANSWER,
+    DRAW,
+    FIRST_TURN,
+    KEEP_ACTION,
+    KICKER,
+    OVER,
+    PHASE_NAMES,
+    PICK,
+    PICK_ACTION,
+    PICK_LIST,
+    PLAIN_FIELDS,
+    REVEAL,
+    REVEAL_ACTION,
+    REVEAL_LIST,
+    RUNNING,
+    SECOND_TURN,
+    DojoState,
+    Info,
+    is_count,
+)
+
+
+class RulesMixin:
+    """The rules half of DojoDuelEngine (cardgen.engines.base.Engine comes after it in the MRO)."""
+
+    def __init__(self, game):
+        super().__init__(game)
+        tables = game.tables or {}
+        self.start_points = int(tables.get("starting_points", 20))
+        self.hand_size = int(tables.get("hand_size", 5))
+        end = tables.get("end") or {}
+        self.round_limit = int(end.get("round_limit", 20)) if isinstance(end, dict) else 20
+        first_draw = tables.get("first_draw") or {}
+        self.extra_draw = int(first_draw.get("extra_draw", 1)) if isinstance(first_draw, dict) else 1
+
+        # The effect grammar of this game is the two printed numbers: a technique adds its Yin to
+        # its owner's cushion and its Yang to their attack. Anything else printed needs a rule.
+        self._unsupported: dict[str, str] = {}
+        names, yins, yangs = [], [], []
+        for card in game.cards.values():
+            yin, yang = card.fields.get("yin"), card.fields.get("yang")
+            extra = sorted(k for k, v in card.fields.items() if k not in PLAIN_FIELDS and v)
+            if not is_count(yin) or not is_count(yang):
+                self._unsupported[card.name] = "a technique needs whole-number yin and yang"
+            elif extra:
+                self._unsupported[card.name] = (
+                    f"printed {', '.join(extra)} matches no rule: a Dojo Duel technique is its "
+                    "Yin and Yang only")
+            names.append(card.name)
+            yins.append(yin if is_count(yin) else 0)
+            yangs.append(yang if is_count(yang) else 0)
+        self.names = names
+        self.kind = {n: i for i, n in enumerate(names)}
+        self.yin = yins
+        self.yang = yangs
+        self.value = [a + b for a, b in zip(yins, yangs, strict=True)]
+        self.answer_action = [("answer", n) for n in names]
+        self.kicker_action = [("kicker", n) for n in names]
+        self._answer_kind = {a: i for i, a in enumerate(self.answer_action)}
+        self._kicker_kind = {a: i for i, a in enumerate(self.kicker_action)}
+
+    # -- setups ---------------------------------------------------------------------------------
+    def setups(self, decks: list | None = None, *, players: int | None = None,
+               variants: tuple[str, ...] = ()) -> list[Setup]:
+        if not decks:
+            folder = Path(self.game.folder) / "decks"
+            decks = sorted(folder.glob("*.yaml"))
+        loaded = [self._deck_list(d) for d in decks]
+        # Every pair of different decks, in both seatings (so a bot per seat meets every deck
+        # from both sides); a single deck plays the mirror match.
+        pairs = list(itertools.permutations(loaded, 2)) or [(d, d) for d in loaded[:1]]
+        return [Setup(label=f"{a[0]} vs {b[0]}", seats=[a[0], b[0]],
+                      options={"decks": [list(a[1]), list(b[1])]}, cards=frozenset([*a[1], *b[1]]))
+                for a, b in pairs]
+
+    def _deck_list(self, deck) -> tuple[str, list[str]]:
+        """(name, card names with repeats) from a Deck, a deck file path, or (name, names)."""
+        if isinstance(deck, (str, Path)):
+            from cardgen.model import load_deck
+
+            deck = load_deck(Path(deck))
+        if isinstance(deck, tuple):
+            return deck[0], list(deck[1])
+        cards: list[str] = []
+        for entry, count in deck.counted_entries():
+            cards.extend([entry.card.name] * count)
+        return deck.name, cards
+
+    # -- the match ------------------------------------------------------------------------------
+    def initial_state(self, setup: Setup, rng: random.Random) -> DojoState:
+        kinds = []
+        for p, names in enumerate(setup.options["decks"]):
+            try:
+                deck = [self.kind[n] for n in names]
+            except KeyError as err:
+                raise RuleConflict(f"player {p}'s deck names {err.args[0]!r}, no card of the game") \
+                    from None
+            if len(deck) < 3:
+                raise RuleConflict(f"player {p}'s deck has {len(deck)} cards: a round needs at "
+                                   "least 2 besides the kicker")
+            kinds.append(deck)
+        self._check_can_score(kinds)
+        s = DojoState()
+        s.rng = rng
+        s.info = self._info(kinds)
+        s.points = [self.start_points, self.start_points]
+        for p in (0, 1):
+            deck = list(kinds[p])
+            rng.shuffle(deck)
+            s.decks[p] = deck
+        s.first = rng.randrange(2)
+        for p in (0, 1):
+            self._draw(s, p, self.hand_size)
+        s.phase = KICKER
+        s.to_move = s.first
+        return s
+
+    def _info(self, kinds) -> Info:
+        yin, yang = self.yin, self.yang
+        avg_yin = [sum(yin[k] for k in d) / len(d) if d else 0.0 for d in kinds]
+        avg_yang = [sum(yang[k] for k in d) / len(d) if d else 0.0 for d in kinds]
+        return Info([sorted(d) for d in kinds], avg_yin, avg_yang)
+
+    def _check_can_score(self, kinds) -> None:
+        """RuleConflict when no round can ever cost anybody a point (a match with no winner)."""
+        for a in (0, 1):
+            attack = sum(sorted((self.yang[k] for k in kinds[a]), reverse=True)[:3])
+            guard = sum(sorted(self.yin[k] for k in kinds[1 - a])[:2])
+            if attack > guard:
+                return
+        raise RuleConflict("stalemate: no Yang total these decks can make (two field cards and a "
+                           "kicker) ever beats the lowest Yin total, so nobody can lose a point")
+
+    def _draw(self, s: DojoState, p: int, n: int) -> None:
+        hand, deck = s.hands[p], s.decks[p]
+        for _ in range(n):
+            if not deck:
+                rec = s.recycle[p]
+                if not rec:
+                    return                      # ruling: keep playing with what you hold
+                s.rng.shuffle(rec)
+                s.decks[p] = deck = rec
+                s.recycle[p] = []
+            hand.append(deck.pop())
+
+    def current_player(self, state: DojoState) -> int:
+        return -1 if state.phase == OVER else state.to_move   # -1 = NOBODY
+
+    def legal_actions(self, state: DojoState) -> list:
+        phase = state.phase
+        if phase == PICK:
+            return PICK_LIST
+        if phase == ANSWER:
+            acts = self.answer_action
+            return [acts[k] for k in sorted(set(state.hands[state.to_move]))]
+        if phase == REVEAL:
+            return REVEAL_LIST
+        if phase == KICKER:
+            acts = self.kicker_action
+            return [acts[k] for k in sorted(set(state.hands[state.to_move]))]
+        return []
+
+    def apply_chosen(self, s: DojoState, action) -> DojoState:
+        phase = s.phase
+        p = s.to_move
+        if phase == PICK:
+            if action != PICK_ACTION:
+                raise IllegalAction(f"{action!r}: the turning player must pick")
+            hand = s.hands[1 - p]
+            n = len(hand)
+            if not n:
+                raise RuleConflict(f"player {1 - p} has no card in hand to be picked")
+            i = int(s.rng.random() * n)
+            card = hand[i]
+            hand[i] = hand[-1]
+            hand.pop()
+            s.field[1 - p].append(card)
+            s.phase = ANSWER
+            return s
+        if phase == ANSWER:
+            k = self._answer_kind.get(action, -1)      # -1 = NO_CARD
+            hand = s.hands[p]
+            if k < 0 or k not in hand:
+                raise IllegalAction(f"{action!r}: not a card in player {p}'s hand to answer with")
+            hand.remove(k)
+            s.field[p].append(k)
+            if s.turn == 0:                 # = FIRST_TURN
+                s.turn = 1                  # = SECOND_TURN
+                s.to_move = 1 - p
+                s.phase = PICK
+                return s
+            return self._open_window(s)
+        if phase == REVEAL:
+            if action == REVEAL_ACTION:
+                s.krev[p] = True
+            elif action != KEEP_ACTION:
+                raise IllegalAction(f"{action!r}: reveal or keep the kicker")
+            first = s.first
+            if p != first and s.kick[first] >= 0 and not s.krev[first]:
+                s.to_move = first
+                return s
+            return self._resolve(s)
+        if phase == KICKER:
+            k = self._kicker_kind.get(action, -1)      # -1 = NO_CARD
+            hand = s.hands[p]
+            if k < 0 or k not in hand:
+                raise IllegalAction(f"{action!r}: not a card in player {p}'s hand")
+            hand.remove(k)
+            s.kick[p] = k
+            if p == s.first:
+                s.to_move = 1 - p
+                return s
+            for q in (0, 1):
+                self._draw(s, q, self.extra_draw)
+            s.phase = PICK
+            s.to_move = s.first
+            s.turn = 0                      # = FIRST_TURN
+            return s
+        raise IllegalAction(f"{action!r}: the match is over")
+
+    def _open_window(self, s: DojoState) -> DojoState:
+        """After both Turns: ask about face-down kickers (second-Turn player first), or resolve."""
+        second = 1 - s.first
+        if s.kick[second] >= 0 and not s.krev[second]:
+            s.phase = REVEAL
+            s.to_move = second
+            return s
+        first = s.first
+        if s.kick[first] >= 0 and not s.krev[first]:
+            s.phase = REVEAL
+            s.to_move = first
+            return s
+        return self._resolve(s)
+
+    def _resolve(self, s: DojoState) -> DojoState:
+        yin, yang = self.yin, self.yang
+        f0, f1 = s.field
+        yin0 = yang0 = yin1 = yang1 = 0
+        for k in f0:
+            yin0 += yin[k]
+            yang0 += yang[k]
+        for k in f1:
+            yin1 += yin[k]
+            yang1 += yang[k]
+        kick, krev = s.kick, s.krev
+        if krev[0]:
+            yin0 += yin[kick[0]]
+            yang0 += yang[kick[0]]
+        if krev[1]:
+            yin1 += yin[kick[1]]
+            yang1 += yang[kick[1]]
+        loss0 = yang1 - yin0 if yang1 > yin0 else 0
+        loss1 = yang0 - yin1 if yang0 > yin1 else 0
+        pts = s.points
+        pts[0] -= loss0
+        pts[1] -= loss1
+        s.last_loss = [loss0, loss1]
+        s.last_totals = [yin0, yang0, yin1, yang1]
+        # The Clean
+        rec = s.recycle
+        rec[0].extend(f0)
+        rec[1].extend(f1)
+        s.field = [[], []]
+        for q in (0, 1):
+            if krev[q]:
+                rec[q].append(kick[q])
+                kick[q] = -1                # = NO_CARD
+                krev[q] = False
+                s.kused[q] = True
+        # The end
+        a, b = pts
+        if a <= 0 or b <= 0 or s.round >= self.round_limit:
+            s.result = 0 if a > b else 1 if b > a else DRAW
+            s.phase = OVER
+            s.to_move = -1              # = NOBODY
+            return s
+        # The next round: the Draw, then the other player takes the first Turn
+        s.round += 1
+        s.first = first = 1 - s.first
+        s.turn = 0                          # = FIRST_TURN
+        hs = self.hand_size
+        for q in (0, 1):
+            short = hs - len(s.hands[q])
+            if short > 0:
+                self._draw(s, q, short)
+        s.phase = PICK
+        s.to_move = first
+        return s
+
+    def first_player(self, state: DojoState) -> int:
+        return state.first
+
+    def is_over(self, state: DojoState) -> bool:
+        return state.phase == OVER
+
+    def winner(self, state: DojoState) -> int | None:
+        r = state.result
+        return r if r >= 0 else None
+
+    def clone(self, state: DojoState) -> DojoState:
+        c = DojoState.__new__(DojoState)
+        rng = random.Random()
+        rng.setstate(state.rng.getstate())
+        c.rng = rng
+        c.info = state.info
+        c.phase = state.phase
+        c.to_move = state.to_move
+        c.first = state.first
+        c.turn = state.turn
+        c.round = state.round
+        c.points = state.points[:]
+        h, d, r, f = state.hands, state.decks, state.recycle, state.field
+        c.hands = [h[0][:], h[1][:]]
+        c.decks = [d[0][:], d[1][:]]
+        c.recycle = [r[0][:], r[1][:]]
+        c.field = [f[0][:], f[1][:]]
+        c.kick = state.kick[:]
+        c.krev = state.krev[:]
+        c.kused = state.kused[:]
+        c.result = state.result
+        c.last_loss = state.last_loss
+        c.last_totals = state.last_totals
+        return c
+
+    # -- checking -------------------------------------------------------------------------------
+    def invariants(self, s: DojoState) -> list[str]:
+        out = []
+        for p in (0, 1):
+            zones = s.hands[p] + s.decks[p] + s.recycle[p] + s.field[p]
+            if s.kick[p] >= 0:
+                zones.append(s.kick[p])
+            if sorted(zones) != s.info.owned[p]:
+                out.append(f"player {p}: cards were created or lost across zones")
+            if s.points[p] > self.start_points:
+                out.append(f"player {p} has {s.points[p]} points, above the start")
+            if len(s.hands[p]) > self.hand_size + (1 if s.phase == KICKER else 0):
+                out.append(f"player {p} holds {len(s.hands[p])} cards")
+            if len(s.field[p]) > 2:
+                out.append(f"player {p} has {len(s.field[p])} field cards")
+            if s.krev[p] and s.kick[p] < 0:
+                out.append(f"player {p} revealed a kicker they do not have")
+            if s.kused[p] and s.kick[p] >= 0:
+                out.append(f"player {p} has a second kicker")
+        if not 1 <= s.round <= self.round_limit:
+            out.append(f"round {s.round} outside 1..{self.round_limit}")
+        if s.phase == OVER:
+            if s.result == RUNNING:
+                out.append("the match is over without a result")
+            elif min(s.points) > 0 and s.round < self.round_limit:
+                out.append("the match ended with both players above 0 before the round limit")
+            else:
+                a, b = s.points
+                want = 0 if a > b else 1 if b > a else DRAW
+                if s.result != want:
+                    out.append(f"result {s.result} does not match points {s.points}")
+        else:
+            if s.result != RUNNING:
+                out.append("a result while the match goes on")
+            if min(s.points) <= 0:
+                out.append(f"points {s.points} at 0 or below but the match goes on")
+            if s.phase != KICKER and (s.field[0] or s.field[1]):
+                placed = len(s.field[0]) + len(s.field[1])
+                expect = {(PICK, SECOND_TURN): 2, (ANSWER, FIRST_TURN): 1,
+                          (ANSWER, SECOND_TURN): 3}.get((s.phase, s.turn), 4)
+                if placed != expect:
+                    out.append(f"{placed} field cards in phase {PHASE_NAMES[s.phase]}")
+        return out
+
+    def unsupported_cards(self) -> dict[str, str]:
+        return dict(self._unsupported)
