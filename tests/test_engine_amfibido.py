@@ -1,4 +1,4 @@
-"""Amfibido: the reference engine (cardgen/engines/amfibido.py), its scenarios and its rules."""
+"""Amfibido: the reference engine (content/amfibido/engine/), its scenarios and its rules."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Combo Fighter's reference engine (cardgen/engines/combo_fighter.py): determinism, invariants,
+"""Combo Fighter's reference engine (content/combo-fighter/engine/): determinism, invariants,
 clones, the scenarios, the solo AI and the rules that are easy to get wrong."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""A.D.A.P.T. box checks (cardgen/rules/games/adapt.py).
+"""A.D.A.P.T. box checks (content/adapt/deck_checks.py).
 
 The "deck" of A.D.A.P.T. is the box's gene stream deck. Each rule id gets a legal and an illegal
 case; faults that sit in one entry are checked at that entry's line, and messages state counts.

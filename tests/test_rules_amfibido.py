@@ -1,4 +1,4 @@
-"""Amfibido: the box checks of cardgen/rules/games/amfibido.py and the bundled content."""
+"""Amfibido: the box checks of content/amfibido/deck_checks.py and the bundled content."""
 
 from __future__ import annotations
 

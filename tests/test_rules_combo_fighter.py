@@ -1,5 +1,5 @@
 """Combo Fighter: the bundled content and its deck rules (declared in game.yaml and in
-cardgen/rules/games/combo_fighter.py)."""
+content/combo-fighter/deck_checks.py)."""
 
 from __future__ import annotations
 

@@ -1,7 +1,7 @@
 """Dojo Duel: the bundled content, its declared deck checks and its per-game rules.
 
 Rule ids: unknown-card, bad-count (core); deck-size, copy-limit (declared in game.yaml);
-deck-power, deck-balance (cardgen/rules/games/dojo_duel.py).
+deck-power, deck-balance (content/dojo-duel/deck_checks.py).
 """
 
 from __future__ import annotations
