@@ -15,10 +15,10 @@ from cardgen.sim.bots import GreedyBot, RandomBot
 from cardgen.sim.scenarios import run_scenario_file, scenario_files
 from tests.conftest import game_code
 
-AMIIBART = game_code("amiibart", "engine")
-T_FIGHTER, T_POWER, T_SPELL, T_STAGE = (AMIIBART.T_FIGHTER, AMIIBART.T_POWER, AMIIBART.T_SPELL,
-                                        AMIIBART.T_STAGE)
-_programs, _target_table = AMIIBART._programs, AMIIBART._target_table
+STATE = game_code("amiibart", "engine", "state")
+T_FIGHTER, T_POWER, T_SPELL, T_STAGE = STATE.T_FIGHTER, STATE.T_POWER, STATE.T_SPELL, STATE.T_STAGE
+_programs = game_code("amiibart", "engine", "cards")._programs
+_target_table = game_code("amiibart", "engine", "legal")._target_table
 
 
 @pytest.fixture(scope="module")
@@ -564,7 +564,7 @@ def test_failsafe_replaces_a_destroy(engine):
 def test_choices_name_every_card_even_past_id_100(engine):
     """Hazards and discard picks are answered by card id plus a base: a set of 129 cards once
     made Hazard 101 read as discard card 1, and discard card 103 as a Forge option."""
-    O_DISC, O_HAZ = AMIIBART.O_DISC, AMIIBART.O_HAZ
+    O_DISC, O_HAZ = STATE.O_DISC, STATE.O_HAZ
 
     state = engine.initial_state(engine.setups(None)[0], random.Random(1))
     assert len(engine.names) > 100

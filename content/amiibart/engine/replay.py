@@ -1,5 +1,5 @@
-"""Replay narration for the Amiibart engine: describe_outcome (what a move led to, for `cardgen replay`),
-read from a traced re-run of the move."""
+"""Moves in words, for `cardgen replay`: describe (the move) and describe_outcome (what it led to,
+read from a traced re-run of the move), and card_of (the card a move plays, for the card stats)."""
 
 from __future__ import annotations
 
@@ -7,14 +7,85 @@ import copy
 import random
 
 from .grammar import INSTAKILL, KW_BITS, LIFESTEAL
+from .state import (
+    A_ATTACK,
+    A_CAST,
+    A_CHOOSE,
+    A_END,
+    A_PLAY,
+    A_POWER,
+    A_STAGE,
+    J_FX,
+    J_PICKH,
+    O_DISC,
+    O_DONE,
+    O_FORGE,
+    O_HAZ,
+    SIDE,
+    SLOTS,
+)
 
-# SIDE, O_HAZ and J_PICKH come from the engine module, inside the functions: the engine imports this
-# module as it loads, before it defines them.
+# by action kind: whether a[1] is the card played
+_PLAYS_CARD = tuple(k in (A_PLAY, A_CAST, A_STAGE) for k in range(A_CHOOSE + 1))
+
+
+class ReplayMixin:
+    """Moves in words (AmiibartEngine)."""
+
+    def card_of(self, s, a):
+        k = a[0]
+        if _PLAYS_CARD[k]:
+            return self.names[a[1]]
+        if k == 3:              # = A_POWER (card_of runs after every move of a simulation)
+            return self.names[s.p[s.cur].powers[a[1]]]
+        return None
+
+    def describe(self, s, a):
+        k = a[0]
+        me = SIDE[self.current_player(s)] if not s.over else "?"
+        if k == A_END:
+            return f"{me} ends the turn"
+        if k == A_PLAY:
+            return f"{me} plays {self.names[a[1]]} into slot {a[2] + 1}"
+        if k == A_CAST:
+            return f"{me} casts {self.names[a[1]]}" + _on(a[2], a[3])
+        if k == A_POWER:
+            return f"{me} uses {self.names[s.p[s.cur].powers[a[1]]]}" + _on(a[2], a[3])
+        if k == A_ATTACK:
+            f = s.p[s.cur].slots[a[1]]
+            what = "a basic attack" if a[2] == 0 else self.ci[f.card].attacks[a[2] - 1].name
+            tgt = f" on {SIDE[1 - s.cur]}{a[3] + 1}" if a[3] >= 0 else ""
+            return f"{me}{a[1] + 1} {self.names[f.card]} uses {what}{tgt}"
+        if k == A_STAGE:
+            return f"{me} plays the Stage {self.names[a[1]]}"
+        if k == A_CHOOSE:
+            job = s.pending[2] if s.pending is not None else None
+            text = job[2].text if job is not None and job[0] == J_FX else ""
+            return f"{me} chooses {self._option_name(a[1])}" + (f" for: {text}" if text else "")
+        return repr(a)
+
+    def _option_name(self, o):
+        if o < 2 * SLOTS:
+            return f"{SIDE[o // SLOTS]}{o % SLOTS + 1}"
+        if o == O_DONE:
+            return "done"
+        if o >= O_FORGE:
+            return f"forge {o - O_FORGE + 1}"
+        if o >= O_DISC:
+            return self.names[o - O_DISC]
+        return self.names[o - O_HAZ]
+
+    def describe_outcome(self, before, after, a):
+        # the narration (a traced re-run of the move) is below, in this module
+        return describe_outcome(self, before, after, a)
+
+
+def _on(t1, t2):
+    parts = [f"{SIDE[t // SLOTS]}{t % SLOTS + 1}" for t in (t1, t2) if t >= 0]
+    return f" on {' and '.join(parts)}" if parts else ""
 
 
 def describe_outcome(engine, before, after, a):
-    from . import SIDE
-
     # the state says what is left; the trace (a re-run of the move) what happened on the way
     tr = _trace(engine, before, a)
     me = before.cur
@@ -29,7 +100,7 @@ def describe_outcome(engine, before, after, a):
         out += [f"{SIDE[p]}'s Hazard {engine.names[h]} "
                 + ("is destroyed" if h in tr.destroyed[p] else "goes off") for h in gone]
     if tr.cancelled:
-        out.append("the attack deals no damage and its text has no effect" if a[0] == 4
+        out.append("the attack deals no damage and its text has no effect" if a[0] == A_ATTACK
                    else f"{engine.card_of(before, a)} is cancelled: it has no effect")
     out += _fighter_outcomes(engine, before, after, a, tr)
     for p in (0, 1):
@@ -40,7 +111,7 @@ def describe_outcome(engine, before, after, a):
             what = "a Death Token" if abs(n - was) == 1 else f"{abs(n - was)} Death Tokens"
             verb = "takes" if n > was else "removes"
             out.append(f"{SIDE[p]} {verb} {what}: {n} of {engine.lose_tokens}")
-    if a[0] == 0:
+    if a[0] == A_END:
         out += _turn_outcomes(engine, before, after)
     if after.over and not before.over:
         why = _LOSS.get(after.reason, after.reason)
@@ -51,8 +122,6 @@ def describe_outcome(engine, before, after, a):
 def _fighter_outcomes(engine, before, after, a, tr):
     """Lines for the fighters the move hurt, healed, changed, removed or brought in (the
     ones the trace met, in that order, then the others by position)."""
-    from . import SIDE
-
     names = engine.names
     out = []        # (order met in the trace, position, line)
     known = set()
@@ -75,27 +144,27 @@ def _fighter_outcomes(engine, before, after, a, tr):
                 text = "leaves play"
             if text:
                 line = f"{SIDE[p]}{i + 1} {names[f.card]} {text}"
-                out.append((tr.first.get(f.uid, _LAST), p * 5 + i, line))
+                out.append((tr.first.get(f.uid, _LAST), p * SLOTS + i, line))
     instakill = _instakill(engine, before, a)
     for uid, (p, i, c, token, destroyed) in tr.died.items():
         how = "dies"
         if destroyed:
-            how = "is destroyed by Instakill" if p * 5 + i == instakill else "is destroyed"
+            how = "is destroyed by Instakill" if p * SLOTS + i == instakill else "is destroyed"
         text = f"{_hurt(tr, uid)} and {how}".removeprefix(" and ")
         if token:
             text += " (a token: no Death Token)"
-        out.append((tr.first[uid], p * 5 + i, f"{SIDE[p]}{i + 1} {names[c]} {text}"))
+        out.append((tr.first[uid], p * SLOTS + i, f"{SIDE[p]}{i + 1} {names[c]} {text}"))
     for p in (0, 1):
         for i, g in enumerate(after.p[p].slots):
             if g is None or g.uid in known:
                 continue
             # the fighter the move played is named by the move: only what befell it
-            played = a[0] == 1 and p == before.cur and i == a[2]
+            played = a[0] == A_PLAY and p == before.cur and i == a[2]
             text = ", ".join(x for x in ("" if played else "comes into play", _hurt(tr, g.uid),
                                          _healed(tr, g.uid)) if x)
             if text:
                 hp = f"; {g.hp} Health left" if g.uid in tr.asked else ""
-                out.append((tr.first.get(g.uid, _LAST), p * 5 + i,
+                out.append((tr.first.get(g.uid, _LAST), p * SLOTS + i,
                             f"{SIDE[p]}{i + 1} {names[g.card]}{' token' if g.token else ''} {text}{hp}"))
     out.sort()
     return [line for _, _, line in out]
@@ -103,25 +172,23 @@ def _fighter_outcomes(engine, before, after, a, tr):
 
 def _instakill(engine, before, a):
     """The target's position (player * 5 + slot) when move `a` is an Instakill attack, else None."""
-    if a[0] != 4 or a[3] < 0:
+    if a[0] != A_ATTACK or a[3] < 0:
         return None
     pl = before.p[before.cur]
     f = pl.slots[a[1]]
     special = engine.ci[f.card].attacks[a[2] - 1] if a[2] else None
     if (engine._kw(pl, f) | (special.kw if special else 0)) & INSTAKILL:
-        return (1 - before.cur) * 5 + a[3]
+        return (1 - before.cur) * SLOTS + a[3]
     return None
 
 
 def _changes(engine, after, a, p, f, g, tr):
     """What happened to fighter f (before) that is still in play as g (after), in words."""
-    from . import SIDE
-
     if g.bound and not f.bound:
         return f"is Bound: {g.atk} Attack, {g.hp} Health, no abilities"
     parts = []
     hurt = _hurt(tr, f.uid)
-    if hurt and a[0] == 0:      # a turn passed: poison ticks as its owner's turn starts, burn as it ends
+    if hurt and a[0] == A_END:      # a turn passed: poison ticks as its owner's turn starts, burn as it ends
         if tr.dealt[f.uid] == [f.poison] and p == after.cur:
             hurt += " from poison"
         elif tr.dealt[f.uid] == [f.burn] and p != after.cur:
@@ -130,7 +197,7 @@ def _changes(engine, after, a, p, f, g, tr):
         parts.append(hurt)
     healed = _healed(tr, f.uid)
     if healed:
-        lifesteal = a[0] == 4 and engine._kw(after.p[p], g) & LIFESTEAL
+        lifesteal = a[0] == A_ATTACK and engine._kw(after.p[p], g) & LIFESTEAL
         parts.append(healed + (" by Lifesteal" if lifesteal else ""))
     gets = [f"{g.maxhp - f.maxhp:+} Health"] if g.maxhp != f.maxhp else []
     if g.atk != f.atk:
@@ -161,8 +228,6 @@ def _changes(engine, after, a, p, f, g, tr):
 
 def _turn_outcomes(engine, before, after):
     """The rules that fire as a turn passes: a stalled turn, an empty board, a stunned fighter."""
-    from . import SIDE
-
     out = []
     p = before.cur
     if after.p[p].stall > before.p[p].stall:
@@ -187,8 +252,6 @@ def _trace(engine, before, a):
     healing, deaths, effects and Hazard picks note what they did (a _Trace), and with an
     RNG that notes its coin flips. The clone's RNG starts where the match's did, so the
     re-run is the move itself; the match's state and engine are left alone."""
-    from . import J_PICKH, O_HAZ
-
     cls = type(engine)
     t = copy.copy(engine)
     tr = _Trace()
@@ -234,7 +297,7 @@ def _trace(engine, before, a):
         tr.destroyed[1 - job[1]] += [h for h in had if h not in s.p[1 - job[1]].hazards]
 
     t._damage, t._heal, t._deaths, t._eff, t._pick_hazard = damage, heal, deaths, eff, pick_hazard
-    if a[0] == 9 and before.pending[2][0] == J_PICKH:
+    if a[0] == A_CHOOSE and before.pending[2][0] == J_PICKH:
         tr.destroyed[1 - before.pending[0]].append(a[1] - O_HAZ)
     t.apply_chosen(s, a)
     return tr
