@@ -222,3 +222,12 @@ def test_the_old_code_key_says_where_the_python_went(tmp_path):
         load_game(folder)
     (issue,) = caught.value.issues
     assert issue.field == "code" and "engine:, deck_checks: and aids:" in issue.message
+
+
+@pytest.mark.parametrize("game_id", bundled_game_ids())
+def test_a_bundled_engine_is_split_into_readable_modules(game_id):
+    """An engine is split by concern (state, legal actions, effects, replay text...): no module of
+    it runs past about 800 lines, and the package exports ENGINE from a small __init__.py."""
+    folder = ROOT / "content" / game_id / "engine"
+    sizes = {p.name: len(p.read_text(encoding="utf-8").splitlines()) for p in folder.glob("*.py")}
+    assert len(sizes) >= 4 and max(sizes.values()) <= 800, sizes

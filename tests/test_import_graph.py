@@ -11,6 +11,8 @@ from __future__ import annotations
 import ast
 from pathlib import Path
 
+import pytest
+
 from tests.conftest import ROOT
 
 GAMES = sorted(p.parent.name for p in (ROOT / "content").glob("*/game.yaml"))
@@ -111,3 +113,9 @@ def test_the_walker_sees_a_cycle_hidden_in_a_function(tmp_path):
 
 def test_the_cardgen_package_has_no_import_cycle():
     assert cycles(import_graph(modules_under(ROOT / "cardgen", "cardgen"))) == []
+
+
+@pytest.mark.parametrize("folder", [*(f"content/{g}" for g in GAMES), "tests/data/tide-runners"])
+def test_a_game_folders_python_has_no_import_cycle(folder):
+    """A game's Python is one package rooted at its folder (cardgen/gamecode.py)."""
+    assert cycles(import_graph(modules_under(ROOT / folder, "game"))) == []
