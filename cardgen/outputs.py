@@ -26,10 +26,12 @@ FORMAT = 1
 
 
 def remember(game: Game, root: Path, scopes: dict[str, list[Path]], deck: Path | None = None,
-             complete: bool = True) -> list[Path]:
+             complete: bool = True, earlier: dict[str, list[Path]] | None = None) -> list[Path]:
     """Record the files each of `scopes` wrote in `root` (out/<game>), and remove what they wrote
     before and no longer write (with `complete`; a partial run, such as `render --only`, only adds
-    to them), and everything written for deck files that are gone. Returns the files removed."""
+    to them), and everything written for deck files that are gone. `earlier`: files a scope wrote
+    before this record existed (a cache of an older cardgen lists them), taken as its record when it
+    has none. Returns the files removed."""
     root = Path(root)
     record = _read(root)
     before = json.dumps(record, sort_keys=True)
@@ -37,7 +39,10 @@ def remember(game: Game, root: Path, scopes: dict[str, list[Path]], deck: Path |
     stale: set[str] = set()
     for scope, files in scopes.items():
         key = scope if owner is None else f"{scope} {owner}"
-        old = set(record.get(key, {}).get("files", []))
+        if key in record:
+            old = set(record[key]["files"])
+        else:
+            old = {rel for rel in (_relative(root, f) for f in (earlier or {}).get(scope, ())) if rel}
         new = {rel for rel in (_relative(root, f) for f in files) if rel is not None}
         if complete:
             stale |= old - new

@@ -156,3 +156,17 @@ def test_the_rulebook_keeps_only_the_anatomy_picture_it_shows(tmp_path):
         path.write_text(path.read_text().replace("Harbour Warden", "Harbour Watch"))
     build_rulebook(load_game(folder), out)
     assert {p.name for p in assets.iterdir()} == {"anatomy-harbour-watch.png", "anatomy-harbour-watch.key"}
+
+
+def test_the_first_build_with_the_record_removes_pngs_an_older_cardgen_left(tmp_path):
+    """out/ made before the record existed: the render cache lists the PNGs cardgen drew there."""
+    folder = _game(tmp_path)
+    out = tmp_path / "out" / "lantern-guild"
+    assert build_game(str(folder), tmp_path / "out", ("check", "cards")).ok
+    (out / RECORD).unlink()                         # as an older cardgen left out/
+    (out / "cards" / "my-own-art.png").write_text("a file of the user's own")
+    tricks = folder / "cards" / "tricks.yaml"
+    tricks.write_text("\n".join(line for line in tricks.read_text().splitlines() if "Sea Fog" not in line))
+    assert build_game(str(folder), tmp_path / "out", ("check", "cards")).ok
+    assert not (out / "cards" / "sea-fog.png").exists() and not (out / "backs" / "fog.png").exists()
+    assert (out / "cards" / "my-own-art.png").is_file() and (out / "cards" / "wick-runner.png").is_file()

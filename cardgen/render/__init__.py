@@ -226,7 +226,8 @@ def _collect(job: _Job, outputs, progress: bool) -> RenderResult:
     if total:
         write_atomic(job.out_dir / "cards" / ".cache.json", json.dumps(job.cache, indent=0, sort_keys=True))
     # (a card that failed keeps the PNG it had; the PNGs of cards that are gone go)
-    remember(job.game, job.out_dir, {"cards": [p for p in job.files if p.is_file()]}, complete=job.whole)
+    remember(job.game, job.out_dir, {"cards": [p for p in job.files if p.is_file()]}, complete=job.whole,
+             earlier={"cards": _cached_files(job.out_dir, job.cache)})
     result.seconds = time.perf_counter() - job.start
     return result
 
@@ -301,3 +302,16 @@ def _render_task(game: Game, layouts: Layouts, dpi: int, task, out_dir: Path):
         return (kind, name, key, path)
     except LayoutError as exc:
         return exc.issue()
+
+
+def _cached_files(out_dir: Path, cache: dict) -> list[Path]:
+    """The PNGs the render cache lists ("name.png", "back:name.png", "reference:name.png"): what an
+    earlier cardgen drew here before it kept the outputs record, so a first build with the record
+    also removes the PNGs of cards deleted back then."""
+    folders = {"back": "backs", "reference": "reference"}
+    files = []
+    for entry in cache:
+        kind, _, name = entry.rpartition(":")
+        if name.endswith(".png") and "/" not in name and kind in ("", *folders):
+            files.append(out_dir / folders.get(kind, "cards") / name)
+    return files
