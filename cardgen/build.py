@@ -22,6 +22,7 @@ from pathlib import Path
 
 from cardgen.errors import ContentError, Issue, display_path
 from cardgen.fsutil import read_record, write_atomic
+from cardgen.gamecode import own_code_errors
 from cardgen.model import Game, load_game
 from cardgen.paths import bundled_game_ids
 from cardgen.validate import DeckReport, validate_decks
@@ -81,16 +82,10 @@ def build_game(ref: str, out_root: Path, stages=STAGES, progress: bool = False,
             continue
         start = time.perf_counter()
         try:
-            stage = _STAGES[name](game, out_root, progress)
+            with own_code_errors():            # (a game's own code failing outside a match)
+                stage = _STAGES[name](game, out_root, progress)
         except ContentError as exc:
             stage = StageResult(name, False, f"{len(exc.issues)} errors", errors=exc.issues)
-        except Exception as exc:
-            from cardgen.gamecode import own_code_crash
-
-            error = own_code_crash(exc)        # a game's own code failed outside a match
-            if error is None:
-                raise
-            stage = StageResult(name, False, f"{len(error.issues)} errors", errors=error.issues)
         stage.seconds = time.perf_counter() - start
         result.stages.append(stage)
         if log:

@@ -17,8 +17,11 @@ def main(argv: list[str] | None = None) -> int:
     if not getattr(args, "func", None):
         parser.print_help()
         return 2
+    from cardgen.gamecode import own_code_errors
+
     try:
-        return args.func(args)
+        with own_code_errors():        # a game's own code failed: its file and line, no traceback
+            return args.func(args)
     except ContentError as exc:
         for issue in exc.issues:
             print(f"error: {issue}", file=sys.stderr)
@@ -31,15 +34,6 @@ def main(argv: list[str] | None = None) -> int:
 
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())   # (no error at exit's flush)
         return 141
-    except Exception as exc:
-        from cardgen.gamecode import own_code_crash
-
-        error = own_code_crash(exc)        # a game's own code failed: its file and line, no traceback
-        if error is None:
-            raise
-        for issue in error.issues:
-            print(f"error: {issue}", file=sys.stderr)
-        return 2
 
 
 def _at_least_one(text: str) -> int:

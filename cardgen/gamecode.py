@@ -28,6 +28,7 @@ import re
 import stat
 import sys
 import traceback
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from types import ModuleType
@@ -115,8 +116,8 @@ def module_name(game, path: Path) -> str:
 class _Package:
     """One game folder's loaded Python: the folder, and what each file held when it was read."""
 
-    def __init__(self, name: str, folder: Path):
-        self.name, self.folder = name, folder.resolve()
+    def __init__(self, folder: Path):
+        self.folder = folder.resolve()
         self.sources: dict[Path, bytes] = {}
 
     def stale(self) -> bool:
@@ -204,9 +205,9 @@ def load_hook(game, key: str) -> ModuleType | None:
     _ensure_finder()
     name = package_name(game)
     package = _PACKAGES.get(name)
-    if package is None or package.folder != Path(game.folder).resolve() or package.stale():
+    if package is None or package.stale():     # (the name is the folder's: one package per folder)
         _forget(name)                       # an edited file: read the whole package again
-        package = _PACKAGES[name] = _Package(name, Path(game.folder))
+        _PACKAGES[name] = _Package(Path(game.folder))
     target = module_name(game, path)
     _loading.append(key)
     try:
@@ -249,16 +250,22 @@ def own_frame(exc: BaseException) -> tuple[Path, int] | None:
     return None
 
 
-def own_code_crash(exc: BaseException) -> ContentError | None:
-    """For an exception raised in (or through) a game folder's Python outside a match (in its
-    setups, bots, card checks, deck checks or aid builder): a ContentError at that file's line,
-    which the commands print as they print any content error. None for any other exception: a
-    crash of cardgen itself keeps its traceback, for a bug report."""
-    where = own_frame(exc)
-    if where is None:
-        return None
-    words = HOOKS[_OWN_FILES[where[0]]].words
-    return ContentError([Issue(*where, None, f"{words} failed: {type(exc).__name__}: {exc}")])
+@contextmanager
+def own_code_errors():
+    """Around a call into a game folder's Python outside a match (its engine's set-up, setups,
+    bots and card checks, its deck checks, its aid builder): an exception raised in (or through)
+    that code becomes a ContentError at its file and line, which the commands print as they print
+    any content error. Any other exception, a crash of cardgen itself, keeps its traceback."""
+    try:
+        yield
+    except ContentError:
+        raise
+    except Exception as exc:
+        where = own_frame(exc)
+        if where is None:
+            raise
+        words = HOOKS[_OWN_FILES[where[0]]].words
+        raise ContentError([Issue(*where, None, f"{words} failed: {type(exc).__name__}: {exc}")]) from None
 
 
 def module_file(obj) -> Path | None:

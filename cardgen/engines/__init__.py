@@ -6,7 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from cardgen.errors import ContentError, Issue
-from cardgen.gamecode import load_hook, own_code_crash, require
+from cardgen.gamecode import load_hook, own_code_errors, require
 
 
 def has_engine(game) -> bool:
@@ -30,12 +30,5 @@ def load_engine(game):
         raise ContentError([Issue(Path(module.__file__), None, "ENGINE",
                                   "the engine file must set ENGINE to its engine "
                                   "class, a subclass of cardgen.engines.base.Engine")])
-    try:
+    with own_code_errors():
         return cls(game)
-    except ContentError:
-        raise
-    except Exception as exc:
-        error = own_code_crash(exc)
-        if error is None:
-            raise
-        raise error from None

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 
 from markupsafe import Markup
 
-from cardgen.gamecode import load_hook, own_code_crash, require
+from cardgen.gamecode import load_hook, own_code_errors, require
 from cardgen.model import Game
 from cardgen.publish.keywords import keywords as keyword_nodes
 from cardgen.publish.nodes import human, is_flat, rich, to_nodes
@@ -97,13 +97,8 @@ def aid_sections(game: Game) -> tuple[list[AidSection], list[str]]:
     aid = Aid(game)
     module = load_hook(game, "aids")
     build = require(game, "aids", module, "build")[0] if module is not None else build_generic
-    try:
+    with own_code_errors():
         build(aid)
-    except Exception as exc:      # the game's own builder failed: its file and line, no traceback
-        error = own_code_crash(exc)
-        if error is None:
-            raise
-        raise error from None
     return aid.sections, aid.missing
 
 

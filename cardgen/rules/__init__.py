@@ -7,7 +7,7 @@ from collections.abc import Iterator
 from types import ModuleType
 
 from cardgen.errors import Problem, did_you_mean
-from cardgen.gamecode import load_hook, own_code_crash, require
+from cardgen.gamecode import load_hook, own_code_errors, require
 from cardgen.model import Deck, Game
 from cardgen.rules.generic import DECLARED_CHECKS
 
@@ -45,13 +45,8 @@ def check_deck(deck: Deck) -> list[Problem]:
         problems.extend(DECLARED_CHECKS[check.kind](deck, check))
     module = game_module(deck.game)
     if module is not None:
-        try:
+        with own_code_errors():
             problems.extend(module.check(deck, deck.game))
-        except Exception as exc:      # the game's own check failed: its file and line, no traceback
-            error = own_code_crash(exc)
-            if error is None:
-                raise
-            raise error from None
     return sorted(problems, key=lambda p: (p.line is None, p.line or 0))
 
 
