@@ -158,17 +158,21 @@ def stages_reading(folder: Path, changed: list[Path]) -> tuple[str, ...]:
     return tuple(stage for stage in STAGE_READS if any(reads(stage, rel) for rel in rels))
 
 
-def stage_files(folder: Path, stage: str) -> list[Path]:
-    """Every file of the game folder a stage reads (out/ and hidden files left out)."""
+def game_files(folder: Path) -> list[Path]:
+    """Every file of a game folder, sorted: out/, hidden files and __pycache__ left out."""
     folder = Path(folder)
     out = []
     for path in sorted(folder.rglob("*")):
-        rel = path.relative_to(folder)
-        if rel.parts[0] == "out" or any(p.startswith(".") or p == "__pycache__" for p in rel.parts):
-            continue
-        if path.is_file() and reads(stage, rel):
+        rel = path.relative_to(folder).parts
+        if rel[0] != "out" and not any(p.startswith(".") or p == "__pycache__" for p in rel) \
+                and path.is_file():
             out.append(path)
     return out
+
+
+def stage_files(folder: Path, stage: str) -> list[Path]:
+    """Every file of the game folder a stage reads."""
+    return [path for path in game_files(folder) if reads(stage, path.relative_to(folder))]
 
 
 def stage_key(folder: Path, stage: str, *code_folders: str, options=()) -> str:

@@ -14,22 +14,18 @@ from collections.abc import Callable
 from pathlib import Path
 
 from cardgen.build import STAGES, build_game
-from cardgen.inputs import stages_reading
+from cardgen.inputs import game_files, stages_reading
 
 
 def snapshot(folder: Path) -> dict[Path, tuple[int, int]]:
-    """Every file of the game folder (out/ and hidden files left out), with its time and size."""
+    """Every file of the game folder (cardgen.inputs.game_files), with its time and size."""
     out = {}
-    for path in folder.rglob("*"):
-        rel = path.relative_to(folder).parts
-        if rel[0] == "out" or any(p.startswith(".") or p == "__pycache__" for p in rel):
-            continue
+    for path in game_files(folder):
         try:
             stat = path.stat()
-        except OSError:
+        except OSError:         # (gone since it was listed)
             continue
-        if path.is_file():
-            out[path] = (stat.st_mtime_ns, stat.st_size)
+        out[path] = (stat.st_mtime_ns, stat.st_size)
     return out
 
 
