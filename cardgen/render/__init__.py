@@ -308,10 +308,10 @@ def _cached_files(out_dir: Path, cache: dict) -> list[Path]:
     """The PNGs the render cache lists ("name.png", "back:name.png", "reference:name.png"): what an
     earlier cardgen drew here before it kept the outputs record, so a first build with the record
     also removes the PNGs of cards deleted back then."""
-    folders = {"back": "backs", "reference": "reference"}
     files = []
     for entry in cache:
         kind, _, name = entry.rpartition(":")
-        if name.endswith(".png") and "/" not in name and kind in ("", *folders):
-            files.append(out_dir / folders.get(kind, "cards") / name)
+        folder = FOLDERS.get(kind or "card")
+        if folder and name.endswith(".png") and "/" not in name:
+            files.append(out_dir / folder / name)
     return files
