@@ -368,6 +368,38 @@ def test_active_power_once_a_turn_and_attack_once(engine):
     assert not [a for a in legal if a[0] in (3, 4)]
 
 
+
+def test_each_active_power_once_a_turn_both_in_one_turn(engine):
+    # The limit is once per turn for each Active Power: with two Active Powers both may be used,
+    # neither twice, and both are ready again on the player's next turn.
+    setup = {"A": {"powers": ["Cheap Shot", "Night Veil"], "slots": {1: "Alley Cutpurse"}},
+             "B": {"slots": {1: {"card": "Mossback Tortoise", "health": 600}}}}
+    state, obs = position(engine, setup, [{"power": "Cheap Shot", "target": "B1"}])
+    assert obs["A"]["powers_used"] == ["Cheap Shot"] and obs["B"]["slots"][1]["health"] == 400
+    powers = {a for a in engine.legal_actions(state) if a[0] == 3}
+    assert powers == {engine.parse_action(state, {"power": "Night Veil", "target": "A1"})}
+    engine.apply(state, engine.parse_action(state, {"power": "Night Veil", "target": "A1"}))
+    assert engine.observe(state)["A"]["powers_used"] == ["Cheap Shot", "Night Veil"]
+    assert not [a for a in engine.legal_actions(state) if a[0] == 3]
+    engine.apply(state, (0,))
+    engine.apply(state, (0,))
+    obs = engine.observe(state)
+    assert obs["turn"] == "A" and obs["A"]["powers_used"] == []
+    assert {a[1] for a in engine.legal_actions(state) if a[0] == 3} == {0, 1}
+
+
+def test_power_used_in_a_scenario_names_the_powers(engine):
+    setup = {"A": {"powers": ["Cheap Shot", "Night Veil"], "power_used": ["Night Veil"],
+                   "slots": {1: "Alley Cutpurse"}},
+             "B": {"slots": {1: {"card": "Mossback Tortoise", "health": 600}}}}
+    state, obs = position(engine, setup)
+    assert obs["A"]["powers_used"] == ["Night Veil"]
+    assert {a[1] for a in engine.legal_actions(state) if a[0] == 3} == {0}
+    setup["A"]["power_used"] = True
+    state, obs = position(engine, setup)
+    assert obs["A"]["powers_used"] == ["Cheap Shot", "Night Veil"]
+    assert not [a for a in engine.legal_actions(state) if a[0] == 3]
+
 def test_both_players_losing_at_once_loses_the_turn_player(engine):
     setup = {"turn": "A", "A": {"death_tokens": 4, "slots": {1: "Cinder Pup", 2: "Rivet Guard"}},
              "B": {"death_tokens": 4, "slots": {1: "Cinder Pup"}}}

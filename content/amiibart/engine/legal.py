@@ -206,9 +206,10 @@ class LegalMixin:
                     else:
                         target(self, s, p, acts)
             e = pl.energy
-        if not pl.used and pl.on:
-            for _i, energy, rd, mode, data in pl.apw:
-                if energy > e:
+        if pl.on:
+            used = pl.used          # each Active Power once per turn (a bit per Power)
+            for i, energy, rd, mode, data in pl.apw:
+                if energy > e or used >> i & 1:
                     continue
                 if rd is not None and not self._has_discard(pl, rd):
                     continue

@@ -64,7 +64,11 @@ class ScenariosMixin:
             pl.stall = int(spec.get("stall", 0))
             pl.played = int(spec.get("played", 0))
             pl.empty = bool(spec.get("empty_start", False))
-            pl.used = bool(spec.get("power_used", False))
+            used = spec.get("power_used", False)     # true (every Power) or a list of Powers
+            if used is True:
+                pl.used = (1 << len(pl.powers)) - 1
+            else:
+                pl.used = sum(1 << pl.powers.index(self.ids[n]) for n in used or ())
             owned = [c for c in pl.deck if pl.hand[c]]
             owned += [f.card for f in pl.slots if f is not None and not f.token]
             owned += pl.hazards + pl.discard + pl.void + ([pl.stage] if pl.stage >= 0 else [])
@@ -149,6 +153,7 @@ class ScenariosMixin:
                 "hazards": [self.names[c] for c in pl.hazards],
                 "stage": self.names[pl.stage] if pl.stage >= 0 else None,
                 "stall": pl.stall, "powers": [self.names[c] for c in pl.powers],
+                "powers_used": [self.names[c] for i, c in enumerate(pl.powers) if pl.used >> i & 1],
                 "slots": slots}
         return out
 

@@ -77,8 +77,8 @@ class SetupsMixin:
         pl.slots = [None] * self.nslots
         pl.hazards = []
         pl.stage = -1
-        pl.on = pl.used = False
-        pl.tokens = pl.energy = pl.played = pl.stall = pl.turns = pl.disc = 0
+        pl.on = False
+        pl.tokens = pl.energy = pl.played = pl.stall = pl.turns = pl.disc = pl.used = 0
         pl.acted = pl.empty = False
         return pl
 

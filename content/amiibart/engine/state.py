@@ -125,7 +125,8 @@ class Player:
     Stage, a Bind or the Powers coming into play changes it. xm: the slots whose attacks
     legal_actions must look at one by one (special attacks or ignoring Block; the others only
     have their basic attack on the usual targets). heard: whether some card of the match answers
-    this player's plays (fixed for the match, as lsup)."""
+    this player's plays (fixed for the match, as lsup). used: the Active Powers used this turn,
+    bit i for Power i (each may be used once per turn)."""
 
     __slots__ = ("hand", "deck", "total", "discard", "void", "slots", "hazards", "stage", "powers",
                  "on", "used", "tokens", "energy", "played", "stall", "acted", "empty", "turns",
