@@ -33,6 +33,7 @@ Cards are numbered by their position in `engine.names`.
 Scenario forms (YAML). Players are `A` (player 0) and `B` (player 1); slots are 1..5.
   setup:
     turn: A                   # whose turn it is (default A), in its main phase
+    variants: [update-in-place]   # optional: house variants the position plays (default: none)
     turn_one: true            # optional: that player is in turn one instead (3 free fighters)
     energy: 10                # that player's Energy left (default 10)
     A:                        # and B: the same keys

@@ -32,6 +32,11 @@ class AmiibartEngine(CardsMixin, SetupsMixin, LegalMixin, ActionsMixin, TurnsMix
     game_id = "amiibart"
     max_actions = 3000
     keywords = frozenset(KW_BITS)
+    # The house variants it plays (game.yaml `variants:` says each in full; state.VARIANT_BITS)
+    variants = {
+        "raised-health-cap": '"+N Health" also raises the Health a fighter may be healed up to',
+        "update-in-place": "an Update's new fighter takes the old one's slot, not the left-most empty one",
+    }
 
     def __init__(self, game):
         super().__init__(game)
@@ -79,8 +84,9 @@ class AmiibartEngine(CardsMixin, SetupsMixin, LegalMixin, ActionsMixin, TurnsMix
                     continue
                 if not f.token:
                     n += 1
-                if f.hp > f.maxhp:
-                    bad.append(f"player {i}: {self.names[f.card]} has {f.hp} Health, above {f.maxhp}")
+                if f.hp > f.maxhp + f.gain:
+                    bad.append(f"player {i}: {self.names[f.card]} has {f.hp} Health, above {f.maxhp} "
+                               f"and the {f.gain} it gained")
                 if f.hp <= 0 and s.pending is None and not over:
                     bad.append(f"player {i}: dead {self.names[f.card]} still in play")
             if n != pl.total:

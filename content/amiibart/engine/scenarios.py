@@ -19,6 +19,7 @@ from .state import (
     O_HAZ,
     SIDE,
     SLOTS,
+    VARIANT_BITS,
 )
 from .tables import _ALL_POSITIONS
 from .zones import _changed
@@ -31,9 +32,15 @@ class ScenariosMixin:
         s = self._blank(rng)
         s.p = []
         cur = SIDE.index(setup.get("turn", "A"))
+        names = list(setup.get("variants") or ())
+        self.check_match_options(variants=tuple(names))
+        vr = 0
+        for name in names:
+            vr |= VARIANT_BITS[name]
         for idx, side in enumerate(SIDE):
             spec = setup.get(side) or {}
             pl = self._new_player(dict(spec.get("hand") or {}), spec.get("powers") or [])
+            pl.vr = vr
             s.p.append(pl)
             pl.turns = 1 if (setup.get("turn_one") and idx == cur) else 2
             pl.on = True
