@@ -426,6 +426,14 @@ def test_healing_stops_at_printed_health_unless_raised_health_cap(engine):
     assert engine.invariants(state) == []
 
 
+
+def test_rulings_cite_the_rulebook_and_the_engine_plays_the_declared_variants(engine, game):
+    assert game.rulings and all(r.cites for r in game.rulings)
+    assert "rulings" not in game.tables
+    assert all(v.source == "house" and v.cites for v in game.variants.values())
+    assert set(engine.variants) == {v.id for v in game.variants.values() if v.played}
+    assert set(engine.variants) == set(STATE.VARIANT_BITS)
+
 def test_update_in_place_variant(engine):
     setup = {"A": {"slots": {2: "Dawn Squire", 3: "Patchbot"}}, "B": {"slots": {1: "Gloom Bat"}}}
     attack = [{"attack": "A3", "with": "Full Rebuild"}]
