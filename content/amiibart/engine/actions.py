@@ -113,6 +113,7 @@ class ActionsMixin:
         info = self.ci[pl.powers[i]]
         pl.energy -= info.energy
         pl.used |= 1 << i           # spent for this turn; each Active Power has its own bit
+        pl.pa = tuple(x for x in pl.pa if x[0] != i)
         pl.acted = True
         opp = 1 - p
         s.flag = 0

@@ -101,6 +101,8 @@ class AmiibartEngine(CardsMixin, SetupsMixin, LegalMixin, ActionsMixin, TurnsMix
                 bad.append(f"player {i}: energy {pl.energy}")
             if len(pl.hazards) > 1 and len(set(pl.hazards)) != len(pl.hazards):
                 bad.append(f"player {i}: two copies of one Hazard in play")
+            if pl.pa != (tuple(x for x in pl.apw if not pl.used >> x[0] & 1) if pl.on else ()):
+                bad.append(f"player {i}: the Active Powers left this turn do not match those used")
             if pl.played > (self.opening if pl.turns == 1 else self.per_turn):
                 bad.append(f"player {i}: {pl.played} fighters played this turn")
         if over and s.win not in (0, 1):

@@ -206,10 +206,9 @@ class LegalMixin:
                     else:
                         target(self, s, p, acts)
             e = pl.energy
-        if pl.on:
-            used = pl.used          # each Active Power once per turn (a bit per Power)
-            for i, energy, rd, mode, data in pl.apw:
-                if energy > e or used >> i & 1:
+        if pl.pa:                   # the Active Powers not used yet this turn (each once a turn)
+            for _i, energy, rd, mode, data in pl.pa:
+                if energy > e:
                     continue
                 if rd is not None and not self._has_discard(pl, rd):
                     continue

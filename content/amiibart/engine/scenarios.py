@@ -76,6 +76,7 @@ class ScenariosMixin:
                 pl.used = (1 << len(pl.powers)) - 1
             else:
                 pl.used = sum(1 << pl.powers.index(self.ids[n]) for n in used or ())
+            pl.pa = tuple(x for x in pl.apw if not pl.used >> x[0] & 1)
             owned = [c for c in pl.deck if pl.hand[c]]
             owned += [f.card for f in pl.slots if f is not None and not f.token]
             owned += pl.hazards + pl.discard + pl.void + ([pl.stage] if pl.stage >= 0 else [])

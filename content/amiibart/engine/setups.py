@@ -95,6 +95,7 @@ class SetupsMixin:
         pl.hazards = []
         pl.stage = -1
         pl.on = False
+        pl.pa = ()
         pl.tokens = pl.energy = pl.played = pl.stall = pl.turns = pl.disc = pl.used = pl.vr = 0
         pl.acted = pl.empty = False
         return pl

@@ -134,13 +134,14 @@ class Player:
     legal_actions must look at one by one (special attacks or ignoring Block; the others only
     have their basic attack on the usual targets). heard: whether some card of the match answers
     this player's plays (fixed for the match, as lsup). used: the Active Powers used this turn,
-    bit i for Power i (each may be used once per turn). vr: the match's variants (V_... bits, the
-    same on both sides)."""
+    bit i for Power i (each may be used once per turn); pa: the entries of apw (the Active Powers'
+    actions) of those not used yet this turn, () until the Powers are in play. vr: the match's
+    variants (V_... bits, the same on both sides)."""
 
     __slots__ = ("hand", "deck", "total", "discard", "void", "slots", "hazards", "stage", "powers",
                  "on", "used", "tokens", "energy", "played", "stall", "acted", "empty", "turns",
                  "disc", "nh", "pg", "pev", "dd", "apw", "hb", "hm", "plans", "lsup", "hk", "nm", "om",
-                 "pdr", "au", "gk", "lm", "cv", "bm", "rm", "heard", "xm", "sd", "vr")
+                 "pdr", "au", "gk", "lm", "cv", "bm", "rm", "heard", "xm", "sd", "vr", "pa")
 
     def copy(self):
         q = Player.__new__(Player)
@@ -155,6 +156,7 @@ class Player:
         q.om, q.pdr, q.au, q.gk, q.lm, q.cv, q.bm, q.rm, q.heard, q.xm, q.sd, q.vr = (
             self.om, self.pdr, self.au, self.gk, self.lm, self.cv, self.bm, self.rm, self.heard, self.xm,
             self.sd, self.vr)
+        q.pa = self.pa
         q.hazards = self.hazards[:]
         q.stage, q.on, q.used, q.tokens, q.energy = self.stage, self.on, self.used, self.tokens, self.energy
         q.played, q.stall, q.acted, q.empty, q.turns, q.disc = (self.played, self.stall, self.acted,

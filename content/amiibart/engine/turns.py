@@ -104,6 +104,7 @@ class TurnsMixin:
         pl.played = pl.disc = pl.energy = pl.used = 0
         pl.acted = pl.empty = False
         pl.on = True
+        pl.pa = pl.apw
         _changed(pl)
 
     def _end_triggers(self, s, p):
@@ -170,6 +171,7 @@ class TurnsMixin:
         s.turn_one = False
         nxt.played = nxt.disc = nxt.used = 0
         nxt.acted = False
+        nxt.pa = nxt.apw
         nxt.energy = self.energy_per_turn
         nxt.empty = not nxt.om
         q = s.queue
