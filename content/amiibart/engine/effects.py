@@ -25,7 +25,17 @@ from .grammar import (
     K_SELF,
     K_TARGET,
 )
-from .state import ALL_SLOTS, AT_ATTACKER, AT_NULL, AT_TARGET, J_FX, J_PICKD, J_PICKH, SLOTS, V_UPDATE_IN_PLACE
+from .state import (
+    ALL_SLOTS,
+    AT_ATTACKER,
+    AT_NULL,
+    AT_TARGET,
+    J_FX,
+    J_PICKD,
+    J_PICKH,
+    SLOTS,
+    V_UPDATE_IN_PLACE,
+)
 from .tables import _BIT, _PBIT, _SLOTS_OF
 from .zones import _alive, _buff, _changed, _clear, _one, _ref, _to_hand
 
