@@ -69,6 +69,7 @@ class RulesMixin:
         self.limit_rounds = _number(tables, "round_limit", "rounds", 20)
         self.quick_points = _number(tables, "quick_bout", "points", 10)
         self.quick_rounds = _number(tables, "quick_bout", "rounds", 10)
+        self.extra_draw = _number(tables, "first_draw", "extra_draw", 1)
 
         # The effect grammar of this game is the two printed numbers: a technique adds its Yin to
         # its owner's cushion and its Yang to their attack. Anything else printed needs a rule.
@@ -282,7 +283,7 @@ class RulesMixin:
             return self._offer_extra(s, s.first)
         if phase == EXTRA:
             if action == DRAW_ACTION:
-                self._draw(s, p, 1)
+                self._draw(s, p, self.extra_draw)
             elif action != PASS_ACTION:
                 raise IllegalAction(f"{action!r}: draw the extra card or pass")
             if p == s.first:
