@@ -187,7 +187,10 @@ def test_scenario(engine, path):
 def test_the_scenarios_cover_the_rules():
     assert {p.stem for p in SCENARIOS} >= {
         "point-loss", "kicker-adds", "kicker-once", "kicker-stays-face-down", "first-draw-kicker",
-        "recycle-new-deck", "opponent-picks", "both-at-zero", "both-at-zero-draw"}
+        "recycle-new-deck", "opponent-picks", "both-at-zero", "both-at-zero-draw",
+        "no-round-limit", "first-turn-stays", "extra-draw-optional",
+        # the house variants, each pinned in its scenario's setup
+        "round-limit", "below-zero-tiebreak", "alternate-first-turn"}
 
 
 def test_a_scenario_that_disagrees_fails(engine, tmp_path):
