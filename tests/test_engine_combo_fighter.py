@@ -459,22 +459,27 @@ def test_banked_embers_needs_two_cards(engine):
     assert engine.observe(state)["result"] == "p1"
 
 
-def test_damage_takes_hand_cards_first_and_can_knock_out(engine):
+def test_damage_takes_the_last_card_and_knocks_out_whatever_the_order(engine):
     setup = {"p0": {"hand": ["Crescent Kick", "Sunrise Axe Kick"], "fill": True},
              "p1": {"hand": ["Sea Legs", "Bulwark", "Drift In"], "deck": ["Guard Up"],
                     "discard": ["Tide Parry"]}}
+    # 2 + X(=1) = 3 damage against 2 hand cards and 1 deck card: the last card goes, knocked out
+    # without a choice to make (the order of hand and deck cannot save him).
     state = act(engine, at_choose(engine, setup), "play Crescent Kick", "play Sea Legs",
                 "play Sunrise Axe Kick")
-    # 2 + X(=1) = 3 damage; 2 hand cards and the last deck card: Staggering, not out.
-    assert state.take == [0, 3]
-    assert ("hit", ("Bulwark",)) in engine.legal_actions(state)
-    act(engine, state, "hit Bulwark, Drift In")
+    assert engine.observe(state)["wins"] == [1, 0] and state.take == [0, 0]
+    # 2 damage: he survives with 1 card; the deck holds only 1, so 1 point at least is a hand card.
+    state = act(engine, at_choose(engine, setup), "play Crescent Kick", "play Sea Legs", "stop")
+    assert state.phase == st.DAMAGE and state.take == [0, 2]
+    legal = engine.legal_actions(state)
+    assert ("hit", ()) not in legal
+    assert ("hit", ("Bulwark",)) in legal and ("hit", ("Bulwark", "Drift In")) in legal
+    with pytest.raises(IllegalAction):
+        engine.apply(engine.clone(state), ("hit", ()))
+    act(engine, state, "hit Bulwark")
     obs = engine.observe(state)
-    assert obs["p1"]["staggering"] and not obs["p1"]["knocked_out"] and obs["wins"] == [0, 0]
-    # The same hit taken from the deck first knocks out on the second point.
-    state = act(engine, at_choose(engine, setup), "play Crescent Kick", "play Sea Legs",
-                "play Sunrise Axe Kick", "hit deck")
-    assert engine.observe(state)["wins"] == [1, 0]
+    assert obs["wins"] == [0, 0] and obs["p1"]["deck_size"] == 0 and obs["p1"]["hand"] == ["Drift In"]
+    assert not obs["p1"]["staggering"] and not obs["p1"]["knocked_out"]
 
 
 def test_illegal_actions_raise(engine):
@@ -671,20 +676,23 @@ def test_outcome_of_a_reveal_a_combo_that_ends_and_the_damage(engine):
              "p1": {"hand": ["Sea Legs", "Bulwark", "Drift In"], "deck": ["Guard Up"],
                     "discard": ["Tide Parry"]}}
     state = at_choose(engine, setup)
-    chose, reveal, combo, hit = outcomes(engine, state, "play Crescent Kick", "play Sea Legs",
-                                         "play Sunrise Axe Kick", "hit Bulwark, Drift In")
+    chose, reveal, combo = outcomes(engine, state, "play Crescent Kick", "play Sea Legs",
+                                    "play Sunrise Axe Kick")
     assert chose == [""]      # nothing is known until both cards are down
     assert reveal == ["reveal: P1 Crescent Kick (attack, Speed 6) vs P2 Sea Legs (footwork): "
                       "P1 wins the round (attack beats footwork)"]
-    assert combo == ["the combo ends: nothing fits the combo box of Sunrise Axe Kick", "P1 deals 3 damage"]
-    # Guard Up emptied the deck: the 5 cards of the discard pile are the new deck, then the hand
-    assert hit == ["P2 has 5 cards left (hand 5, deck 0)",
-                   "P2 is Staggering: the discard pile is shuffled into a new deck"]
-    assert len(state.fs[1].hand) == 5 and state.fs[1].stag
+    # 3 damage against his last 3 cards (2 in hand, 1 in the deck): knocked out
+    assert combo == ["the combo ends: nothing fits the combo box of Sunrise Axe Kick", "P1 deals 3 damage",
+                     "P2 (Oskar Brannvik) knocked out: no card left in hand and deck",
+                     "P1 wins fight 1: fights won P1 1, P2 0"]
+    # 2 damage, both from the hand: 1 card left, in the deck; drawing it on the refill makes him
+    # Staggering (the discard pile becomes the new deck)
     state = at_choose(engine, setup)
-    *_, hit = outcomes(engine, state, "play Crescent Kick", "play Sea Legs", "play Sunrise Axe Kick",
-                       "hit deck")
-    assert hit == ["P2 (Oskar Brannvik) knocked out", "P1 wins fight 1: fights won P1 1, P2 0"]
+    *_, hit, keep = outcomes(engine, state, "play Crescent Kick", "play Sea Legs", "stop",
+                             "hit Bulwark, Drift In", "keep")
+    assert hit == ["P2 has 1 card left (hand 0, deck 1)"]
+    assert keep == ["P2 is Staggering: the discard pile is shuffled into a new deck"]
+    assert len(state.fs[1].hand) == 5 and state.fs[1].stag
 
 
 def test_outcome_of_the_result_window(engine):

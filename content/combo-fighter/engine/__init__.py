@@ -23,12 +23,13 @@ the rulings; card, token and solo texts are read by the grammar in engine/gramma
   effects happen. The winner stops, or calls a signature combo when the cards played this round
   are exactly that combo (basic damage, or power damage while the token shows side B).
 - Damage: the total is taken one point (one card) at a time from the hand or the top of the deck.
-  The damaged player makes one choice per hit: which hand cards go; they go first, the rest comes
-  off the deck (taking hand cards first is never worse: a deck emptied part-way through a hit
-  knocks out on the next point). A deck that runs out (by drawing, damage or a cost) makes the
-  fighter Staggering at once: the discard pile is shuffled into a new deck. A Staggering fighter,
-  or one with no card in hand and deck, who must take a point is knocked out. In a tie, player 0
-  takes their damage first, then player 1; both knocked out = a drawn fight.
+  The damaged player makes one choice per hit: which hand cards go (at least as many as the deck
+  cannot pay); they go first, the rest comes off the deck (the order never matters: only the
+  count of cards left in hand and deck does). A Staggering fighter who takes any damage, or one
+  whose points reach the last card left in hand and deck, is knocked out. In a tie, player 0
+  takes their damage first, then player 1; both knocked out = a drawn fight. Only a draw makes a
+  fighter Staggering: drawing the last card of the deck, or having to draw from a deck already
+  emptied (by damage or a cost); the discard pile is then shuffled into a new deck.
 - End of round: played cards go to the discard pile; each player (0, then 1) may discard any cards
   from hand, then refills to the hand limit (5; 4 against Noor's Meridian Lock); then end-of-round
   effects, the winner's first (in a tie seat 0 first).

@@ -214,10 +214,11 @@ def _fighter_changes(engine, before: CFState, after: CFState, dealt: bool) -> li
         was, f = before.fs[before.act[seat]], after.fs[after.act[seat]]
         who = _who(engine, after, seat)
         if f.ko and not was.ko:     # the fight ends once the other has taken its damage
-            why = "while Staggering" if was.stag else "with no card left"
-            lines.append(f"{who} must take damage {why}: knocked out")
+            why = "takes damage while Staggering" if was.stag else "loses the last card"
+            lines.append(f"{who} {why}: knocked out")
         elif seat in hit:
-            lines.append(f"{who} has {len(f.hand) + len(f.deck)} cards left (hand {len(f.hand)}, "
+            n = len(f.hand) + len(f.deck)
+            lines.append(f"{who} has {n} card{'s' * (n != 1)} left (hand {len(f.hand)}, "
                          f"deck {len(f.deck)})")
         if f.stag and not was.stag:
             lines.append(f"{who} is Staggering: the discard pile is shuffled into a new deck")
@@ -250,9 +251,9 @@ def _fight_words(engine, before: CFState, after: CFState) -> list:
     out = [seat for seat in ((0, 1) if res == TIE else (1 - res,))
            if not before.fs[before.act[seat]].ko]
     names = [before.fs[before.act[seat]].ch.name for seat in (0, 1)]
-    stag = " while Staggering" if any(before.fs[before.act[seat]].stag for seat in out) else ""
-    lines = [" and ".join(f"P{seat + 1} ({names[seat]})" for seat in out) + f" knocked out{stag}"] \
-        if out else []
+    lines = [" and ".join(f"P{seat + 1} ({names[seat]})" for seat in out) + " knocked out"
+             + (" while Staggering" if all(before.fs[before.act[seat]].stag for seat in out)
+                else ": no card left in hand and deck")] if out else []
     n = len(after.results)
     won = f"P{res + 1} wins fight {n}" if res >= 0 else f"fight {n} is a draw"
     lines.append(f"{won}: fights won P1 {after.wins[0]}, P2 {after.wins[1]}")

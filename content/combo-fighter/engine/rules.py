@@ -109,7 +109,8 @@ class RulesMixin:
         s.played[seat].append(c)
 
     def _deck_out(self, s: CFState, f: Fighter) -> None:
-        """The deck ran out: Staggering, and the discard pile becomes the new deck."""
+        """A draw took the last card of the deck, or a draw is due from a deck already empty (damage
+        or a cost emptied it): Staggering, and the discard pile is shuffled into the new deck."""
         f.stag = True
         if f.discard:
             f.deck = f.discard
@@ -294,24 +295,30 @@ class RulesMixin:
         self._damage(s)
 
     def _damage(self, s: CFState) -> None:
+        """Each seat takes the points it owes, seat 0 first (both in a tie), one card a point from
+        hand or deck. A fighter who is Staggering, or whose points reach the last card left in
+        hand and deck, is knocked out; after a tie the other seat still takes its points, so both
+        can go down (a drawn fight). Damage never makes a fighter Staggering: only a draw does."""
         take = s.take
         for seat in (0, 1):
             t = take[seat]
             if not t:
                 continue
             f = s.fs[s.act[seat]]
-            while t:
-                if f.stag or not (f.hand or f.deck):
-                    f.ko = True
-                    break
-                if f.hand and not f.solo:
-                    take[seat] = t
-                    s.phase, s.cur = DAMAGE, seat
-                    return
-                f.discard.append(f.deck.pop())
+            if f.stag or len(f.hand) + len(f.deck) <= t:
+                f.ko = True
+                take[seat] = 0
+                continue
+            if f.hand and not f.solo:
+                s.phase, s.cur = DAMAGE, seat
+                return
+            deck = f.deck
+            while t and deck:
+                f.discard.append(deck.pop())
                 t -= 1
-                if not f.deck:
-                    self._deck_out(s, f)
+            while t:                        # (the solo AI: its drawn cards, once the deck is gone)
+                f.discard.append(f.hand.pop())
+                t -= 1
             take[seat] = 0
         if s.fs[s.act[0]].ko or s.fs[s.act[1]].ko:
             self._end_fight(s)
@@ -387,10 +394,8 @@ class RulesMixin:
                     f.discard.remove(ac)
                     f.aside.append(ac)
                 elif ac in f.deck:
-                    f.deck.remove(ac)
+                    f.deck.remove(ac)       # (an emptied deck waits for the next draw)
                     f.aside.append(ac)
-                    if not f.deck:
-                        self._deck_out(s, f)
                 if side.aside_flip_at and f.aside.count(ac) >= side.aside_flip_at:
                     flip = True
             for cond, arg in side.eor:
