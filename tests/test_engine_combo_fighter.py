@@ -640,21 +640,40 @@ def test_solo_bot_amaya_ends_with_eclipse_wheel_on_zenith(engine):
     assert plan(engine, state, 0) == [("aside", "Eclipse Wheel"), ("stop",)]
 
 
-def staggering_solo_ai() -> dict:
+def staggering_solo_ai(human_deck=None, more=()) -> dict:
     """Solo mode: a Staggering AI (Noor Halabi) whose deck is its last six cards; P1 holds Pendulum
-    Step, which the AI's top card (an attack) beats."""
-    return {"solo": 1,
-            "p0": {"hand": ["Pendulum Step"], "fill": True},
+    Step, which the AI's top card (an attack, opening damage 1) beats, and the `more` cards; P1's
+    deck as given (else the rest of the sheet's deck)."""
+    hand = ["Pendulum Step", *more]
+    p0 = {"hand": hand, "deck": human_deck} if human_deck else {"hand": hand, "fill": True}
+    return {"solo": 1, "p0": p0,
             "p1": {"character": "Noor Halabi", "staggering": True,
                    "deck": ["Nerve Strike", "Reed Bend", "Circle Step", "Wrist Trap", "Reed Bend",
                             "Circle Step"]}}
 
 
-def test_solo_leftovers_knock_out_a_staggering_ai(engine):
+def test_solo_leftovers_hit_the_player_not_the_ai(engine):
     state = act(engine, at_choose(engine, staggering_solo_ai()), "play Pendulum Step")
     assert state.phase == st.COMBO
     act(engine, state, "stop")
-    assert engine.observe(state)["wins"] == [1, 0]
+    obs = engine.observe(state)
+    # 1 for Nerve Strike, then 1 for each of the 4 drawn cards it did not play; the Staggering AI
+    # takes no damage from them and stays in the fight
+    assert obs["wins"] == [0, 0] and obs["dealt"] == [0, 1]
+    assert obs["p0"]["discard_size"] == 6 and obs["p1"]["staggering"]
+    # The leftovers' damage can take the player's last card: 5 points against 5 cards.
+    deck = ["Flick Kick", "Bridge Dodge", "Crescent Kick", "Hook Spin", "Tail Sweep"]
+    state = act(engine, at_choose(engine, staggering_solo_ai(deck)), "play Pendulum Step", "stop")
+    assert engine.observe(state)["wins"] == [0, 1]
+    # With a card in hand the player chooses how to pay them.
+    state = act(engine, at_choose(engine, staggering_solo_ai(deck, ["Second Wind"])), "play Pendulum Step",
+                "stop")
+    assert (state.phase, state.cur, state.take, state.late) == (st.DAMAGE, 0, [1, 0], False)
+    act(engine, state, "hit deck")                  # Nerve Strike's point; then the leftovers'
+    assert (state.phase, state.cur, state.take, state.late) == (st.DAMAGE, 0, [4, 0], True)
+    act(engine, state, "hit Second Wind")           # 1 card left, drawn at the refill: Staggering
+    f = state.fs[0]
+    assert state.phase == st.CHOOSE and f.stag and len(f.hand) == 5 and not f.ko
 
 
 # ---------------------------------------------------------------- replays: what a move led to
@@ -716,7 +735,9 @@ def test_outcome_of_the_solo_ai(engine):
         "reveal: P1 Pendulum Step (footwork) vs P2 Nerve Strike (attack, Speed 6): "
         "P2 (solo AI) wins the round (attack beats footwork)",
         "P2 (solo AI) draws 4: Reed Bend, Circle Step, Wrist Trap, Reed Bend"]
-    assert stop == ["P2 (Noor Halabi) knocked out while Staggering", "P1 wins fight 1: fights won P1 1, P2 0"]
+    assert stop == ["P1 has 43 cards left (hand 5, deck 38)",
+                    "P2 (solo AI) discards 4 unplayed cards, each dealing 1 damage to P1: Reed Bend, "
+                    "Circle Step, Wrist Trap, Reed Bend"]
 
 
 def test_a_logged_replay_plays_the_same_match(engine):

@@ -36,8 +36,9 @@ the rulings; card, token and solo texts are read by the grammar in engine/gramma
 - Solo mode (Setup.options ``solo: seat``): that seat is the AI fighter. It has no starting hand
   (its whole deck is shuffled), plays the top card of its deck (the engine does it), draws 4 when it
   wins a round and its bot plays the most damaging combo from them; cards it drew but did not play
-  are discarded at the end of the round, 1 damage each. Sheet solo rules (start set aside, cards to
-  the bottom of the deck) are engine rules; combo choices and the token flip are `bots()["solo"]`.
+  are discarded at the end of the round (before the refills), each dealing 1 damage to its
+  opponent. Sheet solo rules (start set aside, cards to the bottom of the deck) are engine rules;
+  combo choices and the token flip are `bots()["solo"]`.
 - 2 vs 2 (``mode: 2v2``, ``teams: [[deck, deck], [deck, deck]]``): the two players are the teams.
   At the start of each fight each team picks its fighter in the ring (team 0 first, team 1's
   options independent). When a team wins a round: at the end of the round its benched fighter may

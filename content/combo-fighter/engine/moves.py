@@ -267,5 +267,6 @@ class MovesMixin:
         c.starts = s.starts[:]
         c.tp1 = s.tp1
         c.tpicks = s.tpicks[:]
+        c.late = s.late
         return c
 

@@ -232,7 +232,7 @@ def _fighter_changes(engine, before: CFState, after: CFState, dealt: bool) -> li
             lines.append(f"{who} draws {len(drawn)}: {', '.join(engine.names[c] for c in drawn)}")
         if f.solo and was.hand and not f.hand:
             # the solo AI's drawn cards it did not play: to the bottom of the deck (its sheet's
-            # type after a won round) or discarded, 1 damage each
+            # type after a won round) or discarded, each dealing 1 damage to its opponent
             bottom = f.ch.solo.bottom_type if after.last[LAST_RESULT] == seat else NO_TYPE
             kept = [engine.names[c] for c in was.hand if engine.ctype[c] == bottom]
             lost = [engine.names[c] for c in was.hand if engine.ctype[c] != bottom]
@@ -240,7 +240,7 @@ def _fighter_changes(engine, before: CFState, after: CFState, dealt: bool) -> li
                 lines.append(f"{who} puts {', '.join(kept)} on the bottom of its deck")
             if lost:
                 lines.append(f"{who} discards {len(lost)} unplayed card{'s' * (len(lost) > 1)}, "
-                             f"1 damage each: {', '.join(lost)}")
+                             f"each dealing 1 damage to P{2 - seat}: {', '.join(lost)}")
     return lines
 
 

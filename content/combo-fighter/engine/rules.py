@@ -72,6 +72,7 @@ class RulesMixin:
         self._begin_round(s)
 
     def _begin_round(self, s: CFState) -> None:
+        s.late = False
         s.round += 1
         s.choice = [NO_CARD, NO_CARD]
         s.played = [[], []]
@@ -322,29 +323,39 @@ class RulesMixin:
             take[seat] = 0
         if s.fs[s.act[0]].ko or s.fs[s.act[1]].ko:
             self._end_fight(s)
+        elif s.late:                        # the solo AI's leftovers, at the end of the round
+            self._refills(s)
         else:
             self._end_round(s)
 
     def _end_round(self, s: CFState) -> None:
+        """The round's cards go to the discard piles. The solo AI's drawn cards it did not play are
+        discarded too (or go under its deck, by its sheet's rule), each dealing 1 damage to its
+        opponent, taken now; then the discards and refills."""
         r = s.result
-        ko = False
         for seat in (0, 1):
             f = s.fs[s.act[seat]]
             f.discard.extend(s.played[seat])
             if f.solo and f.hand:
                 bottom = f.ch.solo.bottom_type if r == seat else NO_TYPE
+                hits = 0
                 for c in f.hand:
                     if self.ctype[c] == bottom:
                         f.deck.insert(0, c)
                     else:
-                        if f.stag:
-                            f.ko = ko = True
                         f.discard.append(c)
+                        hits += 1
                 f.hand = []
+                s.take[1 - seat] += hits
         s.played = [[], []]
-        if ko:
-            self._end_fight(s)
+        if s.take[0] or s.take[1]:
+            s.late = True
+            self._damage(s)
             return
+        self._refills(s)
+
+    def _refills(self, s: CFState) -> None:
+        s.late = False
         s.dseat = 0
         self._discard_next(s)
 
@@ -421,6 +432,7 @@ class RulesMixin:
         return b if s.act[team] == a else a
 
     def _end_fight(self, s: CFState) -> None:
+        s.late = False
         k0, k1 = s.fs[s.act[0]].ko, s.fs[s.act[1]].ko
         res = TIE if k0 and k1 else (1 if k0 else 0)
         s.results.append(res)
