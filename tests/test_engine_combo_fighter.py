@@ -182,7 +182,8 @@ def test_team_formats_give_every_character_both_sides(engine, fmt, key):
         assert not {d["name"] for d in p} & {d["name"] for d in q}
 
 
-@pytest.mark.parametrize("variants", [(), ("solo",), ("2v2",), ("tournament",)])
+@pytest.mark.parametrize("variants", [(), ("solo",), ("2v2",), ("tournament",), ("custom-decks",),
+                                      ("custom-decks", "solo")])
 def test_every_format_completes_without_conflicts(engine, variants):
     setups = engine.setups(variants=variants)
     for bots in (["random"], ["greedy", "random"], ["random", "greedy"]):
@@ -241,6 +242,34 @@ def test_impossible_requests_raise_content_error(engine):
         refused("--decks", [*amayas, "Noor Halabi"], variants=(fmt,))     # a side needs 2 characters
         assert len(engine.setups([*amayas[:2], "Noor Halabi", "Oskar Brannvik"], variants=(fmt,))) == 4
     assert "no character" in refused("character", [{"name": "X", "character": "Nobody"}, "Amaya Sol"])
+
+
+def test_decks_of_your_own_need_the_custom_decks_house_rule(engine, tmp_path):
+    own = {"name": "Amaya (own)", "character": "Amaya Sol",
+           "cards": {**engine.chars["Amaya Sol"].deck, "Flick Kick": 5, "Tail Sweep": 3}}
+    with pytest.raises(ContentError, match="custom-decks") as err:
+        engine.setups([own, "Noor Halabi"])
+    assert [i.field for i in err.value.issues] == ["--decks"]
+    hand = {"name": "Amaya (hand)", "character": "Amaya Sol",
+            "starting_hand": ["Flick Kick"] * 5}
+    with pytest.raises(ContentError, match="custom-decks"):
+        engine.setups([hand, "Noor Halabi"])
+    assert len(engine.setups([own, "Noor Halabi"], variants=("custom-decks",))) == 2
+    assert len(engine.setups([{**own, "variants": ["custom-decks"]}, "Noor Halabi"])) == 2
+    # A deck file that declares the house rule plays without --variant; one that does not, only with.
+    bonfire = GAME_DIR / "decks" / "teodor-balan-bonfire.yaml"
+    assert len(engine.setups([bonfire, "Noor Halabi"])) == 2
+    bare = tmp_path / "bonfire.yaml"
+    bare.write_text("".join(line for line in bonfire.read_text().splitlines(keepends=True)
+                            if not line.startswith("variants:")))
+    with pytest.raises(ContentError, match="custom-decks"):
+        engine.setups([bare, "Noor Halabi"])
+    # Without decks the house rule plays the box's deck files (standard and custom), both seatings.
+    box = engine.setups(variants=("custom-decks",))
+    files = sorted((GAME_DIR / "decks").glob("*.yaml"))
+    assert len(box) == len(files) * (len(files) - 1)
+    assert {d["name"] for s in box for d in s.options["decks"]} == {load_deck(p).name for p in files}
+    assert len(engine.setups(variants=("custom-decks", "2v2"))) > 6
 
 
 def test_a_deck_file_naming_no_character_is_a_content_error(engine, tmp_path):

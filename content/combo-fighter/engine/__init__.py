@@ -51,8 +51,12 @@ the rulings; card, token and solo texts are read by the grammar in engine/gramma
 A deck is a Deck, a deck file path, a character name (its sheet's standard deck), or a mapping
 ``{name, character, cards: {card: copies}, starting_hand: [...]}``. `setups()` plays the given
 decks (without any: the four sheets' standard decks, in name order) in every ordered pair of
-different decks, both seatings (a single deck plays the mirror). Its variants (`cardgen simulate
---variant`, one at a time) build the other formats from the same decks: ``solo`` plays every such
+different decks, both seatings (a single deck plays the mirror). A deck other than its sheet's
+standard deck (cards and starting hand) is a custom deck, which only the house variant
+``custom-decks`` allows (``--variant custom-decks``, or the deck file's own ``variants:``); with
+that variant and no decks given, the box's deck files play. The rulebook's formats (`cardgen
+simulate --variant`, one at a time, with custom-decks or not) build other matches from the same
+decks: ``solo`` plays every such
 pair twice, the solo AI in seat 1 then in seat 0 (Setup.bots seats the "solo" bot there; `--bots
 solo` in a standard seat is refused, see check_bots); ``2v2`` and ``tournament`` make each side two
 decks of different characters and meet every two sides with no deck in common, both seatings (four
@@ -145,6 +149,7 @@ class ComboFighterEngine(SetupsMixin, CardsMixin, RulesMixin, LegalMixin, MovesM
         "2v2": "2 vs 2: two teams of 2 fighters, tag outs, first KO wins the fight (needs 4 decks)",
         "tournament": "tournament games: rosters of 2 different fighters, each picks the foe (needs 4 decks)",
         "solo": "solo mode: one seat is the rulebook's solo AI (bot 'solo'), in both seats",
+        "custom-decks": "house rule: decks of the players' own (without --decks: the box's deck files)",
     }
     # more than 30 attributes: all in slots, one added in __init__ too (docs/engines.md says why)
     __slots__ = ("game", "hand_limit", "fights_to_win", "best_of", "_unsupported", "_hand_cache", "_by_cards",
