@@ -511,6 +511,16 @@ def test_damage_takes_the_last_card_and_knocks_out_whatever_the_order(engine):
     assert not obs["p1"]["staggering"] and not obs["p1"]["knocked_out"]
 
 
+def test_a_knockout_ends_the_fight_before_the_other_chooses_cards_to_lose(engine):
+    # A tie: Amaya (Staggering) takes 1 and is out; Oskar, who would choose between hand and deck
+    # for his 2, is not asked: the fight is over and every card goes back into the decks.
+    setup = {"p0": {"hand": ["Crescent Kick"], "staggering": True, "fill": True},
+             "p1": {"hand": ["Harpoon Jab", "Bulwark", "Drift In"], "fill": True}}
+    state = act(engine, at_choose(engine, setup), "play Crescent Kick", "play Harpoon Jab")
+    obs = engine.observe(state)
+    assert obs["result"] == "tie" and obs["wins"] == [0, 1] and state.phase == st.CHOOSE
+
+
 def test_illegal_actions_raise(engine):
     state = at_choose(engine, {"p0": {"hand": ["Flick Kick"], "fill": True},
                                "p1": {"hand": ["Sea Legs", "Tide Parry"], "fill": True}})

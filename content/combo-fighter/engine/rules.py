@@ -296,20 +296,28 @@ class RulesMixin:
         self._damage(s)
 
     def _damage(self, s: CFState) -> None:
-        """Each seat takes the points it owes, seat 0 first (both in a tie), one card a point from
-        hand or deck. A fighter who is Staggering, or whose points reach the last card left in
-        hand and deck, is knocked out; after a tie the other seat still takes its points, so both
-        can go down (a drawn fight). Damage never makes a fighter Staggering: only a draw does."""
+        """Each seat takes the points it owes (both in a tie), one card a point from hand or deck.
+        A fighter who is Staggering, or whose points reach the last card left in hand and deck, is
+        knocked out; both at once (a tie) is a drawn fight. A knockout ends the fight before anyone
+        chooses cards to lose (those would all go back into the decks). Damage never makes a
+        fighter Staggering: only a draw does."""
         take = s.take
+        out = False
+        for seat in (0, 1):
+            t = take[seat]
+            if t:
+                f = s.fs[s.act[seat]]
+                if f.stag or len(f.hand) + len(f.deck) <= t:
+                    f.ko = out = True
+        if out:
+            s.take = [0, 0]
+            self._end_fight(s)
+            return
         for seat in (0, 1):
             t = take[seat]
             if not t:
                 continue
             f = s.fs[s.act[seat]]
-            if f.stag or len(f.hand) + len(f.deck) <= t:
-                f.ko = True
-                take[seat] = 0
-                continue
             if f.hand and not f.solo:
                 s.phase, s.cur = DAMAGE, seat
                 return
@@ -321,9 +329,7 @@ class RulesMixin:
                 f.discard.append(f.hand.pop())
                 t -= 1
             take[seat] = 0
-        if s.fs[s.act[0]].ko or s.fs[s.act[1]].ko:
-            self._end_fight(s)
-        elif s.late:                        # the solo AI's leftovers, at the end of the round
+        if s.late:                          # the solo AI's leftovers, at the end of the round
             self._refills(s)
         else:
             self._end_round(s)
