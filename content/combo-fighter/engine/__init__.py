@@ -1,7 +1,8 @@
 """Combo Fighter: the reference engine (two fighters, decks that are also life bars).
 
-The match, as the engine plays it (content/combo-fighter/game.yaml `tables` holds the numbers and
-the rulings; card, token and solo texts are read by the grammar in engine/grammar.py):
+The match, as the engine plays it (content/combo-fighter/game.yaml `tables` holds the numbers,
+its `rulings:` the readings of the rulebook played here and its `variants:` the optional rules;
+card, token and solo texts are read by the grammar in engine/grammar.py):
 
 - A game is best of 3 fights (first to 2 fight wins); a drawn fight (both knocked out in the same
   round) counts for nobody, and if 3 fights leave the score level, extra fights are played until
