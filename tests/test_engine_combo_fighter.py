@@ -272,6 +272,19 @@ def test_decks_of_your_own_need_the_custom_decks_house_rule(engine, tmp_path):
     assert len(engine.setups(variants=("custom-decks", "2v2"))) > 6
 
 
+def test_scenario_setups_take_variants(engine):
+    setup = {"p0": {"hand": ["Flick Kick"], "fill": True}, "p1": {"hand": ["Sea Legs"], "fill": True}}
+    plain = engine.observe(engine.scenario_state(setup, random.Random(0)))
+    custom = engine.observe(engine.scenario_state({**setup, "variants": ["custom-decks"]}, random.Random(0)))
+    assert custom == plain
+    solo = engine.scenario_state({**setup, "variants": ["solo"]}, random.Random(0))
+    assert solo.fs[1].solo and not solo.fs[0].solo and solo.fs[1].hand == []
+    assert engine.names[solo.fs[1].deck[-1]] == "Sea Legs"      # its hand went on top of its deck
+    for fmt in ("2v2", "tournament"):
+        with pytest.raises(ValueError, match="match format"):
+            engine.scenario_state({**setup, "variants": [fmt]}, random.Random(0))
+
+
 def test_a_deck_file_naming_no_character_is_a_content_error(engine, tmp_path):
     path = tmp_path / "nobody.yaml"
     source = (GAME_DIR / "decks" / "amaya-sol.yaml").read_text()

@@ -16,9 +16,11 @@ this module checks what ties the deck to its fighter's character sheet:
   holds it;
 - token-card: the deck lacks a card the fighter's Power Token names (a finisher, needles).
 
-The rulebook's only deck rules are the 50 cards and the 5-card starting hand of each fighter's own
-deck; it has no custom decks. So a custom deck that cannot play a signature combo, or lacks its
-Power Token's cards, is still legal: those two are warnings (advice), the rest are errors.
+The rulebook's decks are the fighters' own 50 cards with the sheet's 5-card starting hand; it has
+no custom decks. So standard-deck is an error for a deck that does not declare the house variant
+(STANDARD_DECK_SEVERITY), and within that variant a custom deck that cannot play a signature
+combo, or lacks its Power Token's cards, is still legal: those two (and game.yaml's copy cap) are
+warnings (advice), the rest are errors.
 
 Unknown names, bad counts and card references of the wrong type are reported by the core and are
 skipped here.
@@ -59,6 +61,7 @@ RULES = {
 ACTION_TYPES = ("attack", "defense", "footwork")
 DEFAULT_HAND_SIZE = 5
 CUSTOM = "custom-decks"     # the house variant that allows decks of the players' own
+STANDARD_DECK_SEVERITY = "error"    # a deck other than the sheet's, without the house variant
 SHOWN = 4                   # differences named in a standard-deck message
 
 
@@ -141,12 +144,12 @@ def _standard_deck(deck: Any, sheet: Any, fighter: str, held: Counter,
         shown = ", ".join(diffs[:SHOWN]) + (f" and {len(diffs) - SHOWN} more" if len(diffs) > SHOWN
                                             else "")
         yield Problem("standard-deck", f"not {fighter}'s standard deck: {shown}{advice}",
-                      deck.line_of("cards"))
+                      deck.line_of("cards"), severity=STANDARD_DECK_SEVERITY)
     hand = _names(deck.fields.get("starting_hand"))
     sheet_hand = _names(sheet.fields.get("starting_hand"))
     if "starting_hand" in deck.fields and Counter(hand) != Counter(sheet_hand):
         yield Problem("standard-deck", f"not {fighter}'s starting hand ({', '.join(sheet_hand)})"
-                      f"{advice}", deck.line_of("starting_hand"))
+                      f"{advice}", deck.line_of("starting_hand"), severity=STANDARD_DECK_SEVERITY)
 
 
 def _character_cards(deck: Any, fighter: str) -> Iterator[Problem]:

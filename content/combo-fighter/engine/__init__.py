@@ -90,7 +90,10 @@ optionally prefixed by the seat that must be to move (``p1: keep``), or the tupl
 
 Scenario setup (standard or solo; every key optional)::
 
-    solo: 1                 # that seat is the solo AI
+    variants: [solo]        # game.yaml variants on (`cardgen check --variant`): solo makes seat
+                            # 1 the AI unless solo: says; custom-decks changes nothing here;
+                            # 2v2 and tournament are refused (a scenario is one 1-vs-1 fight)
+    solo: 1                 # that seat is the solo AI (its listed hand goes on top of its deck)
     wins: [0, 0]            # fights won so far
     fights: 0               # fights played so far (drawn ones included)
     p0:
