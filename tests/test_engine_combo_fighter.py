@@ -182,7 +182,8 @@ def test_team_formats_give_every_character_both_sides(engine, fmt, key):
         assert not {d["name"] for d in p} & {d["name"] for d in q}
 
 
-@pytest.mark.parametrize("variants", [(), ("solo",), ("2v2",), ("tournament",)])
+@pytest.mark.parametrize("variants", [(), ("solo",), ("2v2",), ("tournament",), ("custom-decks",),
+                                      ("custom-decks", "solo")])
 def test_every_format_completes_without_conflicts(engine, variants):
     setups = engine.setups(variants=variants)
     for bots in (["random"], ["greedy", "random"], ["random", "greedy"]):
@@ -241,6 +242,47 @@ def test_impossible_requests_raise_content_error(engine):
         refused("--decks", [*amayas, "Noor Halabi"], variants=(fmt,))     # a side needs 2 characters
         assert len(engine.setups([*amayas[:2], "Noor Halabi", "Oskar Brannvik"], variants=(fmt,))) == 4
     assert "no character" in refused("character", [{"name": "X", "character": "Nobody"}, "Amaya Sol"])
+
+
+def test_decks_of_your_own_need_the_custom_decks_house_rule(engine, tmp_path):
+    own = {"name": "Amaya (own)", "character": "Amaya Sol",
+           "cards": {**engine.chars["Amaya Sol"].deck, "Flick Kick": 5, "Tail Sweep": 3}}
+    with pytest.raises(ContentError, match="custom-decks") as err:
+        engine.setups([own, "Noor Halabi"])
+    assert [i.field for i in err.value.issues] == ["--decks"]
+    hand = {"name": "Amaya (hand)", "character": "Amaya Sol",
+            "starting_hand": ["Flick Kick"] * 5}
+    with pytest.raises(ContentError, match="custom-decks"):
+        engine.setups([hand, "Noor Halabi"])
+    assert len(engine.setups([own, "Noor Halabi"], variants=("custom-decks",))) == 2
+    assert len(engine.setups([{**own, "variants": ["custom-decks"]}, "Noor Halabi"])) == 2
+    # A deck file that declares the house rule plays without --variant; one that does not, only with.
+    bonfire = GAME_DIR / "decks" / "teodor-balan-bonfire.yaml"
+    assert len(engine.setups([bonfire, "Noor Halabi"])) == 2
+    bare = tmp_path / "bonfire.yaml"
+    bare.write_text("".join(line for line in bonfire.read_text().splitlines(keepends=True)
+                            if not line.startswith("variants:")))
+    with pytest.raises(ContentError, match="custom-decks"):
+        engine.setups([bare, "Noor Halabi"])
+    # Without decks the house rule plays the box's deck files (standard and custom), both seatings.
+    box = engine.setups(variants=("custom-decks",))
+    files = sorted((GAME_DIR / "decks").glob("*.yaml"))
+    assert len(box) == len(files) * (len(files) - 1)
+    assert {d["name"] for s in box for d in s.options["decks"]} == {load_deck(p).name for p in files}
+    assert len(engine.setups(variants=("custom-decks", "2v2"))) > 6
+
+
+def test_scenario_setups_take_variants(engine):
+    setup = {"p0": {"hand": ["Flick Kick"], "fill": True}, "p1": {"hand": ["Sea Legs"], "fill": True}}
+    plain = engine.observe(engine.scenario_state(setup, random.Random(0)))
+    custom = engine.observe(engine.scenario_state({**setup, "variants": ["custom-decks"]}, random.Random(0)))
+    assert custom == plain
+    solo = engine.scenario_state({**setup, "variants": ["solo"]}, random.Random(0))
+    assert solo.fs[1].solo and not solo.fs[0].solo and solo.fs[1].hand == []
+    assert engine.names[solo.fs[1].deck[-1]] == "Sea Legs"      # its hand went on top of its deck
+    for fmt in ("2v2", "tournament"):
+        with pytest.raises(ValueError, match="match format"):
+            engine.scenario_state({**setup, "variants": [fmt]}, random.Random(0))
 
 
 def test_a_deck_file_naming_no_character_is_a_content_error(engine, tmp_path):
@@ -459,22 +501,37 @@ def test_banked_embers_needs_two_cards(engine):
     assert engine.observe(state)["result"] == "p1"
 
 
-def test_damage_takes_hand_cards_first_and_can_knock_out(engine):
+def test_damage_takes_the_last_card_and_knocks_out_whatever_the_order(engine):
     setup = {"p0": {"hand": ["Crescent Kick", "Sunrise Axe Kick"], "fill": True},
              "p1": {"hand": ["Sea Legs", "Bulwark", "Drift In"], "deck": ["Guard Up"],
                     "discard": ["Tide Parry"]}}
+    # 2 + X(=1) = 3 damage against 2 hand cards and 1 deck card: the last card goes, knocked out
+    # without a choice to make (the order of hand and deck cannot save him).
     state = act(engine, at_choose(engine, setup), "play Crescent Kick", "play Sea Legs",
                 "play Sunrise Axe Kick")
-    # 2 + X(=1) = 3 damage; 2 hand cards and the last deck card: Staggering, not out.
-    assert state.take == [0, 3]
-    assert ("hit", ("Bulwark",)) in engine.legal_actions(state)
-    act(engine, state, "hit Bulwark, Drift In")
+    assert engine.observe(state)["wins"] == [1, 0] and state.take == [0, 0]
+    # 2 damage: he survives with 1 card; the deck holds only 1, so 1 point at least is a hand card.
+    state = act(engine, at_choose(engine, setup), "play Crescent Kick", "play Sea Legs", "stop")
+    assert state.phase == st.DAMAGE and state.take == [0, 2]
+    legal = engine.legal_actions(state)
+    assert ("hit", ()) not in legal
+    assert ("hit", ("Bulwark",)) in legal and ("hit", ("Bulwark", "Drift In")) in legal
+    with pytest.raises(IllegalAction):
+        engine.apply(engine.clone(state), ("hit", ()))
+    act(engine, state, "hit Bulwark")
     obs = engine.observe(state)
-    assert obs["p1"]["staggering"] and not obs["p1"]["knocked_out"] and obs["wins"] == [0, 0]
-    # The same hit taken from the deck first knocks out on the second point.
-    state = act(engine, at_choose(engine, setup), "play Crescent Kick", "play Sea Legs",
-                "play Sunrise Axe Kick", "hit deck")
-    assert engine.observe(state)["wins"] == [1, 0]
+    assert obs["wins"] == [0, 0] and obs["p1"]["deck_size"] == 0 and obs["p1"]["hand"] == ["Drift In"]
+    assert not obs["p1"]["staggering"] and not obs["p1"]["knocked_out"]
+
+
+def test_a_knockout_ends_the_fight_before_the_other_chooses_cards_to_lose(engine):
+    # A tie: Amaya (Staggering) takes 1 and is out; Oskar, who would choose between hand and deck
+    # for his 2, is not asked: the fight is over and every card goes back into the decks.
+    setup = {"p0": {"hand": ["Crescent Kick"], "staggering": True, "fill": True},
+             "p1": {"hand": ["Harpoon Jab", "Bulwark", "Drift In"], "fill": True}}
+    state = act(engine, at_choose(engine, setup), "play Crescent Kick", "play Harpoon Jab")
+    obs = engine.observe(state)
+    assert obs["result"] == "tie" and obs["wins"] == [0, 1] and state.phase == st.CHOOSE
 
 
 def test_illegal_actions_raise(engine):
@@ -635,21 +692,40 @@ def test_solo_bot_amaya_ends_with_eclipse_wheel_on_zenith(engine):
     assert plan(engine, state, 0) == [("aside", "Eclipse Wheel"), ("stop",)]
 
 
-def staggering_solo_ai() -> dict:
+def staggering_solo_ai(human_deck=None, more=()) -> dict:
     """Solo mode: a Staggering AI (Noor Halabi) whose deck is its last six cards; P1 holds Pendulum
-    Step, which the AI's top card (an attack) beats."""
-    return {"solo": 1,
-            "p0": {"hand": ["Pendulum Step"], "fill": True},
+    Step, which the AI's top card (an attack, opening damage 1) beats, and the `more` cards; P1's
+    deck as given (else the rest of the sheet's deck)."""
+    hand = ["Pendulum Step", *more]
+    p0 = {"hand": hand, "deck": human_deck} if human_deck else {"hand": hand, "fill": True}
+    return {"solo": 1, "p0": p0,
             "p1": {"character": "Noor Halabi", "staggering": True,
                    "deck": ["Nerve Strike", "Reed Bend", "Circle Step", "Wrist Trap", "Reed Bend",
                             "Circle Step"]}}
 
 
-def test_solo_leftovers_knock_out_a_staggering_ai(engine):
+def test_solo_leftovers_hit_the_player_not_the_ai(engine):
     state = act(engine, at_choose(engine, staggering_solo_ai()), "play Pendulum Step")
     assert state.phase == st.COMBO
     act(engine, state, "stop")
-    assert engine.observe(state)["wins"] == [1, 0]
+    obs = engine.observe(state)
+    # 1 for Nerve Strike, then 1 for each of the 4 drawn cards it did not play; the Staggering AI
+    # takes no damage from them and stays in the fight
+    assert obs["wins"] == [0, 0] and obs["dealt"] == [0, 1]
+    assert obs["p0"]["discard_size"] == 6 and obs["p1"]["staggering"]
+    # The leftovers' damage can take the player's last card: 5 points against 5 cards.
+    deck = ["Flick Kick", "Bridge Dodge", "Crescent Kick", "Hook Spin", "Tail Sweep"]
+    state = act(engine, at_choose(engine, staggering_solo_ai(deck)), "play Pendulum Step", "stop")
+    assert engine.observe(state)["wins"] == [0, 1]
+    # With a card in hand the player chooses how to pay them.
+    state = act(engine, at_choose(engine, staggering_solo_ai(deck, ["Second Wind"])), "play Pendulum Step",
+                "stop")
+    assert (state.phase, state.cur, state.take, state.late) == (st.DAMAGE, 0, [1, 0], False)
+    act(engine, state, "hit deck")                  # Nerve Strike's point; then the leftovers'
+    assert (state.phase, state.cur, state.take, state.late) == (st.DAMAGE, 0, [4, 0], True)
+    act(engine, state, "hit Second Wind")           # 1 card left, drawn at the refill: Staggering
+    f = state.fs[0]
+    assert state.phase == st.CHOOSE and f.stag and len(f.hand) == 5 and not f.ko
 
 
 # ---------------------------------------------------------------- replays: what a move led to
@@ -671,20 +747,23 @@ def test_outcome_of_a_reveal_a_combo_that_ends_and_the_damage(engine):
              "p1": {"hand": ["Sea Legs", "Bulwark", "Drift In"], "deck": ["Guard Up"],
                     "discard": ["Tide Parry"]}}
     state = at_choose(engine, setup)
-    chose, reveal, combo, hit = outcomes(engine, state, "play Crescent Kick", "play Sea Legs",
-                                         "play Sunrise Axe Kick", "hit Bulwark, Drift In")
+    chose, reveal, combo = outcomes(engine, state, "play Crescent Kick", "play Sea Legs",
+                                    "play Sunrise Axe Kick")
     assert chose == [""]      # nothing is known until both cards are down
     assert reveal == ["reveal: P1 Crescent Kick (attack, Speed 6) vs P2 Sea Legs (footwork): "
                       "P1 wins the round (attack beats footwork)"]
-    assert combo == ["the combo ends: nothing fits the combo box of Sunrise Axe Kick", "P1 deals 3 damage"]
-    # Guard Up emptied the deck: the 5 cards of the discard pile are the new deck, then the hand
-    assert hit == ["P2 has 5 cards left (hand 5, deck 0)",
-                   "P2 is Staggering: the discard pile is shuffled into a new deck"]
-    assert len(state.fs[1].hand) == 5 and state.fs[1].stag
+    # 3 damage against his last 3 cards (2 in hand, 1 in the deck): knocked out
+    assert combo == ["the combo ends: nothing fits the combo box of Sunrise Axe Kick", "P1 deals 3 damage",
+                     "P2 (Oskar Brannvik) knocked out: no card left in hand and deck",
+                     "P1 wins fight 1: fights won P1 1, P2 0"]
+    # 2 damage, both from the hand: 1 card left, in the deck; drawing it on the refill makes him
+    # Staggering (the discard pile becomes the new deck)
     state = at_choose(engine, setup)
-    *_, hit = outcomes(engine, state, "play Crescent Kick", "play Sea Legs", "play Sunrise Axe Kick",
-                       "hit deck")
-    assert hit == ["P2 (Oskar Brannvik) knocked out", "P1 wins fight 1: fights won P1 1, P2 0"]
+    *_, hit, keep = outcomes(engine, state, "play Crescent Kick", "play Sea Legs", "stop",
+                             "hit Bulwark, Drift In", "keep")
+    assert hit == ["P2 has 1 card left (hand 0, deck 1)"]
+    assert keep == ["P2 is Staggering: the discard pile is shuffled into a new deck"]
+    assert len(state.fs[1].hand) == 5 and state.fs[1].stag
 
 
 def test_outcome_of_the_result_window(engine):
@@ -708,7 +787,9 @@ def test_outcome_of_the_solo_ai(engine):
         "reveal: P1 Pendulum Step (footwork) vs P2 Nerve Strike (attack, Speed 6): "
         "P2 (solo AI) wins the round (attack beats footwork)",
         "P2 (solo AI) draws 4: Reed Bend, Circle Step, Wrist Trap, Reed Bend"]
-    assert stop == ["P2 (Noor Halabi) knocked out while Staggering", "P1 wins fight 1: fights won P1 1, P2 0"]
+    assert stop == ["P1 has 43 cards left (hand 5, deck 38)",
+                    "P2 (solo AI) discards 4 unplayed cards, each dealing 1 damage to P1: Reed Bend, "
+                    "Circle Step, Wrist Trap, Reed Bend"]
 
 
 def test_a_logged_replay_plays_the_same_match(engine):

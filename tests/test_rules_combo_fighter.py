@@ -23,6 +23,15 @@ GAME_DIR = ROOT / "content" / "combo-fighter"
 DECKS = sorted((GAME_DIR / "decks").glob("*.yaml"))
 ACTION_TYPES = ("attack", "defense", "footwork")
 
+# The texts below are the standard decks as custom decks (the house variant custom-decks, on the
+# last line), so that each check can be shown on its own; standard() drops that line.
+CUSTOM = "variants: [custom-decks]\n"
+
+
+def standard(text: str) -> str:
+    return text.replace(CUSTOM, "")
+
+
 # Teodor Balan's standard deck. Line numbers: 3 character, 4 starting_hand, 5 cards,
 # 6 Ember Jab ... 21 Second Wind.
 TEODOR = """game: combo-fighter
@@ -46,7 +55,7 @@ cards:
   Furnace Rush: 3
   Heat Haze: 2
   Second Wind: 1
-"""
+""" + CUSTOM
 
 # Amaya Sol's standard deck (Eclipse Wheel on line 12).
 AMAYA = """game: combo-fighter
@@ -70,7 +79,7 @@ cards:
   Crowd Rhythm: 2
   Shuffle Step: 2
   Second Wind: 1
-"""
+""" + CUSTOM
 
 # Noor Halabi's standard deck (Thorn Needle on line 6, Guard Up on line 16).
 NOOR = """game: combo-fighter
@@ -94,7 +103,7 @@ cards:
   Read the Pulse: 2
   Shuffle Step: 2
   Second Wind: 1
-"""
+""" + CUSTOM
 
 
 def edit(text: str, *changes: tuple[str, str]) -> str:
@@ -138,15 +147,46 @@ def test_sample_decks_cover_every_fighter_and_a_custom_variant(game):
 @pytest.mark.parametrize("text", [TEODOR, AMAYA, NOOR], ids=["teodor", "amaya", "noor"])
 def test_standard_decks_as_text_are_legal(check_deck, text):
     assert check_deck(text) == []
+    assert check_deck(standard(text)) == []
+
+
+# ---------------------------------------------------------------- standard-deck (published rules)
+
+
+def test_a_deck_of_your_own_needs_the_custom_decks_house_rule(check_deck):
+    text = edit(TEODOR, ("Ember Jab: 6", "Ember Jab: 5"), ("Second Wind: 1", "Second Wind: 2"))
+    assert check_deck(text) == []                       # custom-decks: a legal deck of one's own
+    problems = check_deck(standard(text))
+    assert found(problems) == [("standard-deck", 5)]
+    assert problems[0].message == (
+        "not Teodor Balan's standard deck: Ember Jab 5 (sheet 6), Second Wind 2 (sheet 1); a deck "
+        "of your own needs `variants: [custom-decks]` (house rule)")
+
+
+def test_the_standard_deck_keeps_its_starting_hand(check_deck):
+    text = edit(TEODOR, ("Leather Guard, Stoke Step]", "Iron Forearm, Stoke Step]"))
+    assert check_deck(text) == []
+    problems = check_deck(standard(text))
+    assert found(problems) == [("standard-deck", 4)]
+    assert "not Teodor Balan's starting hand (Ember Jab, Ember Jab, Bellows Hook, Leather Guard, " \
+           "Stoke Step)" in problems[0].message
+
+
+def test_sample_custom_decks_declare_the_house_rule(game):
+    standard_decks = {c.name: c.fields["deck"] for c in game.cards_of_type("character")}
+    for path in DECKS:
+        deck = load_deck(path)
+        own = {e.name: e.count for e in deck.entries} != standard_decks[deck.fields["character"]]
+        assert ("custom-decks" in deck.variants) == own, path.name
 
 
 def test_rule_ids_are_documented(game):
     ids = rule_ids(game)
     for rule in ("deck-size", "action-cards-only", "copy-limit", "character-missing",
-                 "character-card", "starting-hand", "signature-combo", "token-card"):
+                 "standard-deck", "character-card", "starting-hand", "signature-combo", "token-card"):
         assert ids[rule], rule
-    assert set(combo_fighter.RULES) == {"character-missing", "character-card", "starting-hand",
-                                        "signature-combo", "token-card"}
+    assert set(combo_fighter.RULES) == {"character-missing", "standard-deck", "character-card",
+                                        "starting-hand", "signature-combo", "token-card"}
 
 
 # ---------------------------------------------------------------- declared checks
@@ -359,7 +399,7 @@ cards:
   Furnace Rush: 3
   Heat Haze: 2
   Ghost Card: 1
-"""
+""" + CUSTOM
     problems = check_deck(text)
     assert found(problems) == [
         ("signature-combo", 3),   # Spark Shower needs Anvil Straight

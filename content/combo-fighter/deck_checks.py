@@ -5,6 +5,9 @@ A Combo Fighter deck is one fighter's 50-card action deck. game.yaml declares th
 this module checks what ties the deck to its fighter's character sheet:
 
 - character-missing: the deck names no fighter (`character:`), so nothing below can be checked;
+- standard-deck: the published rules play the deck printed on the character sheet, with its
+  starting hand; any other deck needs the house variant custom-decks (`variants: [custom-decks]`
+  in the deck file), whose rules are the checks below;
 - character-card: an action card whose `character` field names another fighter;
 - starting-hand: the starting hand is not exactly 5 cards, or names a card more often than the
   deck can supply (cards the fighter's Power Token sets aside at the start of a fight, such as a
@@ -13,9 +16,11 @@ this module checks what ties the deck to its fighter's character sheet:
   holds it;
 - token-card: the deck lacks a card the fighter's Power Token names (a finisher, needles).
 
-The rulebook's only deck rules are the 50 cards and the 5-card starting hand of each fighter's own
-deck; it has no custom decks. So a custom deck that cannot play a signature combo, or lacks its
-Power Token's cards, is still legal: those two are warnings (advice), the rest are errors.
+The rulebook's decks are the fighters' own 50 cards with the sheet's 5-card starting hand; it has
+no custom decks. So standard-deck is an error for a deck that does not declare the house variant
+(STANDARD_DECK_SEVERITY), and within that variant a custom deck that cannot play a signature
+combo, or lacks its Power Token's cards, is still legal: those two (and game.yaml's copy cap) are
+warnings (advice), the rest are errors.
 
 Unknown names, bad counts and card references of the wrong type are reported by the core and are
 skipped here.
@@ -32,6 +37,10 @@ from cardgen.errors import Problem
 RULES = {
     "character-missing": (
         "The deck names no fighter: add `character:` with one of the game's character sheets."
+    ),
+    "standard-deck": (
+        "The deck or its starting hand is not the one printed on its fighter's character sheet, and "
+        "the deck does not declare the house variant custom-decks, which allows decks of your own."
     ),
     "character-card": (
         "An action card that belongs to another fighter (its `character` names a different sheet); "
@@ -51,6 +60,9 @@ RULES = {
 
 ACTION_TYPES = ("attack", "defense", "footwork")
 DEFAULT_HAND_SIZE = 5
+CUSTOM = "custom-decks"     # the house variant that allows decks of the players' own
+STANDARD_DECK_SEVERITY = "error"    # a deck other than the sheet's, without the house variant
+SHOWN = 4                   # differences named in a standard-deck message
 
 
 def _copies(n: int, word: str = "copy") -> str:
@@ -103,6 +115,8 @@ def check(deck: Any, game: Any) -> Iterator[Problem]:
     fighter = sheet.name
     fighter_line = deck.line_of("character")
 
+    if CUSTOM not in (getattr(deck, "variants", None) or ()):
+        yield from _standard_deck(deck, sheet, fighter, held, fighter_line)
     yield from _character_cards(deck, fighter)
     token = sheet.fields.get("power_token") or {}
     set_aside = Counter(_names(token.get("starts_set_aside")))
@@ -113,6 +127,29 @@ def check(deck: Any, game: Any) -> Iterator[Problem]:
             yield Problem("token-card",
                           f"{fighter}'s Power Token needs {card}: the deck holds none",
                           fighter_line, severity="warning")
+
+
+def _standard_deck(deck: Any, sheet: Any, fighter: str, held: Counter,
+                   fighter_line: int) -> Iterator[Problem]:
+    """Without custom-decks the deck is the sheet's: every card at its printed count (action
+    cards; the declared checks speak for anything else) and the printed starting hand."""
+    printed = Counter({str(k): v for k, v in (sheet.fields.get("deck") or {}).items()
+                       if _is_count(v)})
+    action = Counter({n: k for n, k in held.items()
+                      if getattr(deck.game.cards.get(n), "type", None) in ACTION_TYPES})
+    diffs = [f"{name} {action[name]} (sheet {printed[name]})"
+             for name in dict.fromkeys([*printed, *action]) if action[name] != printed[name]]
+    advice = f"; a deck of your own needs `variants: [{CUSTOM}]` (house rule)"
+    if diffs:
+        shown = ", ".join(diffs[:SHOWN]) + (f" and {len(diffs) - SHOWN} more" if len(diffs) > SHOWN
+                                            else "")
+        yield Problem("standard-deck", f"not {fighter}'s standard deck: {shown}{advice}",
+                      deck.line_of("cards"), severity=STANDARD_DECK_SEVERITY)
+    hand = _names(deck.fields.get("starting_hand"))
+    sheet_hand = _names(sheet.fields.get("starting_hand"))
+    if "starting_hand" in deck.fields and Counter(hand) != Counter(sheet_hand):
+        yield Problem("standard-deck", f"not {fighter}'s starting hand ({', '.join(sheet_hand)})"
+                      f"{advice}", deck.line_of("starting_hand"), severity=STANDARD_DECK_SEVERITY)
 
 
 def _character_cards(deck: Any, fighter: str) -> Iterator[Problem]:

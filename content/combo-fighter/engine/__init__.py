@@ -1,7 +1,8 @@
 """Combo Fighter: the reference engine (two fighters, decks that are also life bars).
 
-The match, as the engine plays it (content/combo-fighter/game.yaml `tables` holds the numbers and
-the rulings; card, token and solo texts are read by the grammar in engine/grammar.py):
+The match, as the engine plays it (content/combo-fighter/game.yaml `tables` holds the numbers,
+its `rulings:` the readings of the rulebook played here and its `variants:` the optional rules;
+card, token and solo texts are read by the grammar in engine/grammar.py):
 
 - A game is best of 3 fights (first to 2 fight wins); a drawn fight (both knocked out in the same
   round) counts for nobody, and if 3 fights leave the score level, extra fights are played until
@@ -23,20 +24,22 @@ the rulings; card, token and solo texts are read by the grammar in engine/gramma
   effects happen. The winner stops, or calls a signature combo when the cards played this round
   are exactly that combo (basic damage, or power damage while the token shows side B).
 - Damage: the total is taken one point (one card) at a time from the hand or the top of the deck.
-  The damaged player makes one choice per hit: which hand cards go; they go first, the rest comes
-  off the deck (taking hand cards first is never worse: a deck emptied part-way through a hit
-  knocks out on the next point). A deck that runs out (by drawing, damage or a cost) makes the
-  fighter Staggering at once: the discard pile is shuffled into a new deck. A Staggering fighter,
-  or one with no card in hand and deck, who must take a point is knocked out. In a tie, player 0
-  takes their damage first, then player 1; both knocked out = a drawn fight.
+  The damaged player makes one choice per hit: which hand cards go (at least as many as the deck
+  cannot pay); they go first, the rest comes off the deck (the order never matters: only the
+  count of cards left in hand and deck does). A Staggering fighter who takes any damage, or one
+  whose points reach the last card left in hand and deck, is knocked out. In a tie, player 0
+  takes their damage first, then player 1; both knocked out = a drawn fight. Only a draw makes a
+  fighter Staggering: drawing the last card of the deck, or having to draw from a deck already
+  emptied (by damage or a cost); the discard pile is then shuffled into a new deck.
 - End of round: played cards go to the discard pile; each player (0, then 1) may discard any cards
   from hand, then refills to the hand limit (5; 4 against Noor's Meridian Lock); then end-of-round
   effects, the winner's first (in a tie seat 0 first).
 - Solo mode (Setup.options ``solo: seat``): that seat is the AI fighter. It has no starting hand
   (its whole deck is shuffled), plays the top card of its deck (the engine does it), draws 4 when it
   wins a round and its bot plays the most damaging combo from them; cards it drew but did not play
-  are discarded at the end of the round, 1 damage each. Sheet solo rules (start set aside, cards to
-  the bottom of the deck) are engine rules; combo choices and the token flip are `bots()["solo"]`.
+  are discarded at the end of the round (before the refills), each dealing 1 damage to its
+  opponent. Sheet solo rules (start set aside, cards to the bottom of the deck) are engine rules;
+  combo choices and the token flip are `bots()["solo"]`.
 - 2 vs 2 (``mode: 2v2``, ``teams: [[deck, deck], [deck, deck]]``): the two players are the teams.
   At the start of each fight each team picks its fighter in the ring (team 0 first, team 1's
   options independent). When a team wins a round: at the end of the round its benched fighter may
@@ -49,8 +52,12 @@ the rulings; card, token and solo texts are read by the grammar in engine/gramma
 A deck is a Deck, a deck file path, a character name (its sheet's standard deck), or a mapping
 ``{name, character, cards: {card: copies}, starting_hand: [...]}``. `setups()` plays the given
 decks (without any: the four sheets' standard decks, in name order) in every ordered pair of
-different decks, both seatings (a single deck plays the mirror). Its variants (`cardgen simulate
---variant`, one at a time) build the other formats from the same decks: ``solo`` plays every such
+different decks, both seatings (a single deck plays the mirror). A deck other than its sheet's
+standard deck (cards and starting hand) is a custom deck, which only the house variant
+``custom-decks`` allows (``--variant custom-decks``, or the deck file's own ``variants:``); with
+that variant and no decks given, the box's deck files play. The rulebook's formats (`cardgen
+simulate --variant`, one at a time, with custom-decks or not) build other matches from the same
+decks: ``solo`` plays every such
 pair twice, the solo AI in seat 1 then in seat 0 (Setup.bots seats the "solo" bot there; `--bots
 solo` in a standard seat is refused, see check_bots); ``2v2`` and ``tournament`` make each side two
 decks of different characters and meet every two sides with no deck in common, both seatings (four
@@ -83,7 +90,10 @@ optionally prefixed by the seat that must be to move (``p1: keep``), or the tupl
 
 Scenario setup (standard or solo; every key optional)::
 
-    solo: 1                 # that seat is the solo AI
+    variants: [solo]        # game.yaml variants on (`cardgen check --variant`): solo makes seat
+                            # 1 the AI unless solo: says; custom-decks changes nothing here;
+                            # 2v2 and tournament are refused (a scenario is one 1-vs-1 fight)
+    solo: 1                 # that seat is the solo AI (its listed hand goes on top of its deck)
     wins: [0, 0]            # fights won so far
     fights: 0               # fights played so far (drawn ones included)
     p0:
@@ -143,6 +153,7 @@ class ComboFighterEngine(SetupsMixin, CardsMixin, RulesMixin, LegalMixin, MovesM
         "2v2": "2 vs 2: two teams of 2 fighters, tag outs, first KO wins the fight (needs 4 decks)",
         "tournament": "tournament games: rosters of 2 different fighters, each picks the foe (needs 4 decks)",
         "solo": "solo mode: one seat is the rulebook's solo AI (bot 'solo'), in both seats",
+        "custom-decks": "house rule: decks of the players' own (without --decks: the box's deck files)",
     }
     # more than 30 attributes: all in slots, one added in __init__ too (docs/engines.md says why)
     __slots__ = ("game", "hand_limit", "fights_to_win", "best_of", "_unsupported", "_hand_cache", "_by_cards",

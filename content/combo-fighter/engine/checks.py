@@ -12,22 +12,19 @@ class ChecksMixin:
     __slots__ = ()
 
     def invariants(self, s: CFState) -> list[str]:
-        """Cheap on most steps (the two fighters in the ring: card count, an empty deck only while
-        Staggering); every fighter's cards by checksum, and the match counters, once a round when
-        the face-down cards are chosen. Messages are worked out only when something is off."""
+        """Cheap on most steps (the two fighters in the ring: card count); every fighter's cards by
+        checksum, and the match counters, once a round when the face-down cards are chosen.
+        Messages are worked out only when something is off. (A deck may be empty without
+        Staggering: damage and costs empty it, only a draw makes the fighter Staggering.)"""
         ph = s.phase
         fs = s.fs
         if fs and ph != CHOOSE and ph != OVER:
             played = s.played
             f = fs[s.act[0]]
-            d = f.deck
-            if (len(f.hand) + len(d) + len(f.discard) + len(f.aside) + len(played[0]) != f.total
-                    or not (d or f.stag)):
+            if len(f.hand) + len(f.deck) + len(f.discard) + len(f.aside) + len(played[0]) != f.total:
                 return self._explain(s)
             f = fs[s.act[1]]
-            d = f.deck
-            if (len(f.hand) + len(d) + len(f.discard) + len(f.aside) + len(played[1]) != f.total
-                    or not (d or f.stag)):
+            if len(f.hand) + len(f.deck) + len(f.discard) + len(f.aside) + len(played[1]) != f.total:
                 return self._explain(s)
             return []
         ok = True
@@ -45,8 +42,7 @@ class ChecksMixin:
                 elif i == a1:
                     n += len(played[1])
                     t += sum(played[1])
-                if (n != f.total or t != f.checksum or (not d and not f.stag and not over)
-                        or len(h) > HAND_BOUND or (f.ko and not over)):
+                if n != f.total or t != f.checksum or len(h) > HAND_BOUND or (f.ko and not over):
                     ok = False
         w0, w1 = s.wins
         if over:
@@ -73,8 +69,6 @@ class ChecksMixin:
             if n != f.total or total != f.checksum:
                 out.append(f"{f.label}: {n} cards across zones, the deck has {f.total} "
                            "(cards created or lost)")
-            if not f.deck and not f.stag and s.phase != OVER:
-                out.append(f"{f.label}: an empty deck without Staggering")
             if len(f.hand) > HAND_BOUND:
                 out.append(f"{f.label}: {len(f.hand)} cards in hand")
             if f.ko and s.phase not in (OVER, DAMAGE):   # (a tie's other damage still pending)

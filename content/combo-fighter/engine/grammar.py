@@ -42,7 +42,7 @@ Solo rules (`solo`)::
     When it wins a round it plays the most damaging combo that holds a(n) <card>, if any combo
     does.
     After the AI wins a round, the drawn <type> cards it did not play go to the bottom of its deck
-    instead of its discard pile, and count as no damage.
+    instead of its discard pile, and deal no damage.
     When the AI reveals an attack card that loses or ties to your attack card on Speed, and N more
     Speed would win the round, it discards the top M cards of its deck to flip to <side name>.
 
@@ -269,7 +269,7 @@ def parse_solo(text: str, resolve, side_names: tuple[str, str]) -> tuple[SoloRul
             rules.prefer_card = card(m[1])
         elif (m := re.fullmatch(r"After the AI wins a round, the drawn (attack|defense|footwork) "
                                 r"cards it did not play go to the bottom of its deck instead of its "
-                                r"discard pile, and count as no damage\.", s)):
+                                r"discard pile, and deal no damage\.", s)):
             rules.bottom_type = TYPE_INDEX[m[1]]
         elif (m := re.fullmatch(r"When the AI reveals an attack card that loses or ties to your "
                                 r"attack card on Speed, and (\d+) more Speed would win the round, it "

@@ -49,7 +49,13 @@ class LegalMixin:
         if ph == COMBO:
             return self._combo_actions(s)
         if ph == DAMAGE:
-            return self._hand_actions("hit", s.fs[s.act[s.cur]].hand, s.take[s.cur])
+            f = s.fs[s.act[s.cur]]
+            t = s.take[s.cur]
+            acts = self._hand_actions("hit", f.hand, t)
+            least = t - len(f.deck)         # the points the deck cannot pay come from the hand
+            if least > 0:
+                acts = [a for a in acts if len(a[1]) >= least]
+            return acts
         if ph == REACT:
             return list(REACT_ACTS)
         if ph == RECOVER:

@@ -72,17 +72,16 @@ class MovesMixin:
             seat = s.cur
             f = s.fs[s.act[seat]]
             t = s.take[seat]
+            deck = f.deck
+            least = t - len(deck)           # the points the deck cannot pay come from the hand
+            if (least > 0 and isinstance(action, tuple) and len(action) == 2
+                    and isinstance(action[1], tuple) and len(action[1]) < least):
+                raise IllegalAction(f"{action!r}: the deck holds {len(deck)} cards, so at least "
+                                    f"{least} of the {t} points come from the hand")
             taken = self._take_from_hand(f, action, "hit", t)
             f.discard.extend(taken)
-            t -= len(taken)
-            while t:                        # the rest from the top of the deck
-                if f.stag or not f.deck:
-                    f.ko = True
-                    break
-                f.discard.append(f.deck.pop())
-                t -= 1
-                if not f.deck:
-                    self._deck_out(s, f)
+            for _ in range(t - len(taken)):     # the rest from the top of the deck
+                f.discard.append(deck.pop())
             s.take[seat] = 0
             self._damage(s)
         elif ph == REACT:
@@ -227,10 +226,8 @@ class MovesMixin:
             cost = f.ch.sides[f.side].reveal_cost
             if cost < 0 or len(f.deck) < cost:
                 raise IllegalAction("the token cannot be flipped now")
-            for _ in range(cost):
+            for _ in range(cost):           # (a cost is no draw: an emptied deck is not Staggering)
                 f.discard.append(f.deck.pop())
-                if not f.deck:
-                    self._deck_out(s, f)
             f.side ^= 1
             s.result = self._compare(s)
         elif action != PASS:
@@ -270,5 +267,6 @@ class MovesMixin:
         c.starts = s.starts[:]
         c.tp1 = s.tp1
         c.tpicks = s.tpicks[:]
+        c.late = s.late
         return c
 

@@ -214,10 +214,11 @@ def _fighter_changes(engine, before: CFState, after: CFState, dealt: bool) -> li
         was, f = before.fs[before.act[seat]], after.fs[after.act[seat]]
         who = _who(engine, after, seat)
         if f.ko and not was.ko:     # the fight ends once the other has taken its damage
-            why = "while Staggering" if was.stag else "with no card left"
-            lines.append(f"{who} must take damage {why}: knocked out")
+            why = "takes damage while Staggering" if was.stag else "loses the last card"
+            lines.append(f"{who} {why}: knocked out")
         elif seat in hit:
-            lines.append(f"{who} has {len(f.hand) + len(f.deck)} cards left (hand {len(f.hand)}, "
+            n = len(f.hand) + len(f.deck)
+            lines.append(f"{who} has {n} card{'s' * (n != 1)} left (hand {len(f.hand)}, "
                          f"deck {len(f.deck)})")
         if f.stag and not was.stag:
             lines.append(f"{who} is Staggering: the discard pile is shuffled into a new deck")
@@ -231,7 +232,7 @@ def _fighter_changes(engine, before: CFState, after: CFState, dealt: bool) -> li
             lines.append(f"{who} draws {len(drawn)}: {', '.join(engine.names[c] for c in drawn)}")
         if f.solo and was.hand and not f.hand:
             # the solo AI's drawn cards it did not play: to the bottom of the deck (its sheet's
-            # type after a won round) or discarded, 1 damage each
+            # type after a won round) or discarded, each dealing 1 damage to its opponent
             bottom = f.ch.solo.bottom_type if after.last[LAST_RESULT] == seat else NO_TYPE
             kept = [engine.names[c] for c in was.hand if engine.ctype[c] == bottom]
             lost = [engine.names[c] for c in was.hand if engine.ctype[c] != bottom]
@@ -239,7 +240,7 @@ def _fighter_changes(engine, before: CFState, after: CFState, dealt: bool) -> li
                 lines.append(f"{who} puts {', '.join(kept)} on the bottom of its deck")
             if lost:
                 lines.append(f"{who} discards {len(lost)} unplayed card{'s' * (len(lost) > 1)}, "
-                             f"1 damage each: {', '.join(lost)}")
+                             f"each dealing 1 damage to P{2 - seat}: {', '.join(lost)}")
     return lines
 
 
@@ -250,9 +251,9 @@ def _fight_words(engine, before: CFState, after: CFState) -> list:
     out = [seat for seat in ((0, 1) if res == TIE else (1 - res,))
            if not before.fs[before.act[seat]].ko]
     names = [before.fs[before.act[seat]].ch.name for seat in (0, 1)]
-    stag = " while Staggering" if any(before.fs[before.act[seat]].stag for seat in out) else ""
-    lines = [" and ".join(f"P{seat + 1} ({names[seat]})" for seat in out) + f" knocked out{stag}"] \
-        if out else []
+    lines = [" and ".join(f"P{seat + 1} ({names[seat]})" for seat in out) + " knocked out"
+             + (" while Staggering" if all(before.fs[before.act[seat]].stag for seat in out)
+                else ": no card left in hand and deck")] if out else []
     n = len(after.results)
     won = f"P{res + 1} wins fight {n}" if res >= 0 else f"fight {n} is a draw"
     lines.append(f"{won}: fights won P1 {after.wins[0]}, P2 {after.wins[1]}")

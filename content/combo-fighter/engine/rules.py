@@ -72,6 +72,7 @@ class RulesMixin:
         self._begin_round(s)
 
     def _begin_round(self, s: CFState) -> None:
+        s.late = False
         s.round += 1
         s.choice = [NO_CARD, NO_CARD]
         s.played = [[], []]
@@ -109,7 +110,8 @@ class RulesMixin:
         s.played[seat].append(c)
 
     def _deck_out(self, s: CFState, f: Fighter) -> None:
-        """The deck ran out: Staggering, and the discard pile becomes the new deck."""
+        """A draw took the last card of the deck, or a draw is due from a deck already empty (damage
+        or a cost emptied it): Staggering, and the discard pile is shuffled into the new deck."""
         f.stag = True
         if f.discard:
             f.deck = f.discard
@@ -294,50 +296,72 @@ class RulesMixin:
         self._damage(s)
 
     def _damage(self, s: CFState) -> None:
+        """Each seat takes the points it owes (both in a tie), one card a point from hand or deck.
+        A fighter who is Staggering, or whose points reach the last card left in hand and deck, is
+        knocked out; both at once (a tie) is a drawn fight. A knockout ends the fight before anyone
+        chooses cards to lose (those would all go back into the decks). Damage never makes a
+        fighter Staggering: only a draw does."""
         take = s.take
+        out = False
+        for seat in (0, 1):
+            t = take[seat]
+            if t:
+                f = s.fs[s.act[seat]]
+                if f.stag or len(f.hand) + len(f.deck) <= t:
+                    f.ko = out = True
+        if out:
+            s.take = [0, 0]
+            self._end_fight(s)
+            return
         for seat in (0, 1):
             t = take[seat]
             if not t:
                 continue
             f = s.fs[s.act[seat]]
-            while t:
-                if f.stag or not (f.hand or f.deck):
-                    f.ko = True
-                    break
-                if f.hand and not f.solo:
-                    take[seat] = t
-                    s.phase, s.cur = DAMAGE, seat
-                    return
-                f.discard.append(f.deck.pop())
+            if f.hand and not f.solo:
+                s.phase, s.cur = DAMAGE, seat
+                return
+            deck = f.deck
+            while t and deck:
+                f.discard.append(deck.pop())
                 t -= 1
-                if not f.deck:
-                    self._deck_out(s, f)
+            while t:                        # (the solo AI: its drawn cards, once the deck is gone)
+                f.discard.append(f.hand.pop())
+                t -= 1
             take[seat] = 0
-        if s.fs[s.act[0]].ko or s.fs[s.act[1]].ko:
-            self._end_fight(s)
+        if s.late:                          # the solo AI's leftovers, at the end of the round
+            self._refills(s)
         else:
             self._end_round(s)
 
     def _end_round(self, s: CFState) -> None:
+        """The round's cards go to the discard piles. The solo AI's drawn cards it did not play are
+        discarded too (or go under its deck, by its sheet's rule), each dealing 1 damage to its
+        opponent, taken now; then the discards and refills."""
         r = s.result
-        ko = False
         for seat in (0, 1):
             f = s.fs[s.act[seat]]
             f.discard.extend(s.played[seat])
             if f.solo and f.hand:
                 bottom = f.ch.solo.bottom_type if r == seat else NO_TYPE
+                hits = 0
                 for c in f.hand:
                     if self.ctype[c] == bottom:
                         f.deck.insert(0, c)
                     else:
-                        if f.stag:
-                            f.ko = ko = True
                         f.discard.append(c)
+                        hits += 1
                 f.hand = []
+                s.take[1 - seat] += hits
         s.played = [[], []]
-        if ko:
-            self._end_fight(s)
+        if s.take[0] or s.take[1]:
+            s.late = True
+            self._damage(s)
             return
+        self._refills(s)
+
+    def _refills(self, s: CFState) -> None:
+        s.late = False
         s.dseat = 0
         self._discard_next(s)
 
@@ -387,10 +411,8 @@ class RulesMixin:
                     f.discard.remove(ac)
                     f.aside.append(ac)
                 elif ac in f.deck:
-                    f.deck.remove(ac)
+                    f.deck.remove(ac)       # (an emptied deck waits for the next draw)
                     f.aside.append(ac)
-                    if not f.deck:
-                        self._deck_out(s, f)
                 if side.aside_flip_at and f.aside.count(ac) >= side.aside_flip_at:
                     flip = True
             for cond, arg in side.eor:
@@ -416,6 +438,7 @@ class RulesMixin:
         return b if s.act[team] == a else a
 
     def _end_fight(self, s: CFState) -> None:
+        s.late = False
         k0, k1 = s.fs[s.act[0]].ko, s.fs[s.act[1]].ko
         res = TIE if k0 and k1 else (1 if k0 else 0)
         s.results.append(res)

@@ -29,12 +29,19 @@ class ScenariosMixin:
 
     def scenario_state(self, setup: dict, rng: random.Random) -> CFState:
         setup = setup or {}
-        unknown = set(setup) - {"solo", "wins", "fights", "p0", "p1", "round"}
+        unknown = set(setup) - {"solo", "wins", "fights", "p0", "p1", "round", "variants"}
         if unknown:
             raise ValueError(f"unknown setup keys {sorted(unknown)}")
+        variants = list(setup.get("variants") or ())
+        formats = [v for v in variants if v in ("2v2", "tournament")]
+        if formats:
+            raise ValueError(f"{formats[0]} is a match format: a scenario is one fight between two "
+                             "fighters (2v2 and tournament scenarios are not supported)")
         s = CFState()
         s.rng = rng
         solo = setup.get("solo")
+        if solo is None and "solo" in variants:
+            solo = 1                    # the AI in seat 1 unless the setup says otherwise
         defaults = ("Amaya Sol", "Oskar Brannvik")
         for seat in (0, 1):
             spec = dict(setup.get(f"p{seat}") or {})
@@ -74,6 +81,9 @@ class ScenariosMixin:
             f.solo, f.label, f.avg = solo == seat, ch.name, self._avg(listed)
             f.comp = tuple(Counter(listed).items())
             f.hand, f.deck = zones["hand"], deck[::-1]
+            if solo_seat and f.hand:        # the AI has no hand: listed cards go on top of its deck
+                f.deck.extend(reversed(f.hand))
+                f.hand = []
             f.discard, f.aside = zones["discard"], zones["aside"]
             side = str(spec.get("side", "A")).upper()
             if side not in ("A", "B"):

@@ -14,14 +14,18 @@ from cardgen.errors import ContentError, Issue
 from . import grammar as G
 from .state import PICK, SIDE_A, TEAM, TOURNAMENT, TWO_VS_TWO, CFState, Fighter
 
+CUSTOM = "custom-decks"     # the house variant that allows decks other than the sheets' own
+
 
 class SetupsMixin:
     __slots__ = ()
 
     def setups(self, decks: list | None = None, *, players: int | None = None,
                variants: tuple[str, ...] = ()) -> list[Setup]:
-        """The matchups: the given decks (or the four sheets' standard decks, by name) in every
-        ordered pair of different decks (a single deck plays the mirror), or one match format:
+        """The matchups: the given decks (or the four sheets' standard decks, by name; with the
+        house variant custom-decks, the box's deck files) in every ordered pair of different decks
+        (a single deck plays the mirror), or one match format. A deck that is not its sheet's
+        standard deck needs custom-decks (asked for, or in the deck file's own `variants:`).
 
         - ``2v2`` / ``tournament``: a side (team, roster) is two decks of different characters;
           every two sides with no deck in common meet, both seatings (so each four decks are split
@@ -30,12 +34,25 @@ class SetupsMixin:
           seat 1 and once in seat 0; the AI's seat is named "<deck> (solo AI)".
         """
         self.check_match_options(players, variants)
-        chosen = list(dict.fromkeys(variants))
+        chosen = [v for v in dict.fromkeys(variants) if v != CUSTOM]
         if len(chosen) > 1:
             raise ContentError([Issue(None, None, "--variant", f"{' and '.join(chosen)} cannot be "
                                       "combined: each is a match format of its own (pick one)")])
         fmt = chosen[0] if chosen else None
+        custom = CUSTOM in variants
+        if not decks and custom:
+            from cardgen.model import load_deck
+
+            games = {Path(self.game.folder).resolve(): self.game}
+            decks = [load_deck(p, games) for p in sorted(Path(self.game.folder, "decks").glob("*.yaml"))]
         specs = [self.deck_spec(d) for d in (decks or sorted(self.chars))]
+        if not custom:
+            refused = [s["name"] for s in specs if s["custom"]]
+            if refused:
+                raise ContentError([Issue(None, None, "--decks", f"{', '.join(refused)}: not the standard "
+                                          "deck of its character sheet; a deck of your own is the house "
+                                          f"rule {CUSTOM} (--variant {CUSTOM}, or `variants: [{CUSTOM}]` "
+                                          "in the deck file)")])
         if fmt in ("2v2", "tournament"):
             return self._side_setups(specs, fmt)
         pairs = list(itertools.permutations(specs, 2)) or [(specs[0], specs[0])]
@@ -91,19 +108,22 @@ class SetupsMixin:
                                       "gets the solo bot; --bots picks the other seat's)")])
 
     def deck_spec(self, deck) -> dict:
-        """A plain-data deck: {name, character, cards: {card: copies}, starting_hand}."""
+        """A plain-data deck: {name, character, cards: {card: copies}, starting_hand, custom}.
+        `custom`: not its sheet's standard deck and starting hand, and not declaring the house
+        variant custom-decks itself (a dict's or deck file's `variants`): only that variant plays it."""
         if isinstance(deck, dict):
             if deck.get("character") not in self.chars:
                 raise ContentError([Issue(None, None, "character", f"deck {deck.get('name')!r}: "
                                           f"{self._no_character(deck.get('character'))}")])
             ch = self.chars[deck["character"]]
             cards = dict(deck.get("cards") or ch.deck)
-            return {"name": str(deck.get("name", ch.name)), "character": ch.name, "cards": cards,
+            spec = {"name": str(deck.get("name", ch.name)), "character": ch.name, "cards": cards,
                     "starting_hand": list(deck.get("starting_hand") or ch.hand)}
+            return self._custom(spec, deck.get("variants") or ())
         if isinstance(deck, str) and deck in self.chars:
             ch = self.chars[deck]
             return {"name": ch.name, "character": ch.name, "cards": dict(ch.deck),
-                    "starting_hand": list(ch.hand)}
+                    "starting_hand": list(ch.hand), "custom": False}
         if isinstance(deck, (str, Path)):
             from cardgen.model import load_deck
 
@@ -117,8 +137,16 @@ class SetupsMixin:
             if entry.card.type in G.TYPES:
                 cards[entry.name] = cards.get(entry.name, 0) + count
         hand = deck.fields.get("starting_hand") or self.chars[character].hand
-        return {"name": deck.name, "character": character, "cards": cards,
+        spec = {"name": deck.name, "character": character, "cards": cards,
                 "starting_hand": [str(x) for x in hand]}
+        return self._custom(spec, getattr(deck, "variants", ()) or ())
+
+    def _custom(self, spec: dict, variants) -> dict:
+        ch = self.chars[spec["character"]]
+        standard = (Counter({n: int(k) for n, k in spec["cards"].items() if int(k)}) == Counter(ch.deck)
+                    and Counter(spec["starting_hand"]) == Counter(ch.hand))
+        spec["custom"] = not standard and CUSTOM not in variants
+        return spec
 
     def _no_character(self, name) -> str:
         return f"{name!r} is no character of the game ({', '.join(sorted(self.chars))})"

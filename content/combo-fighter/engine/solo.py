@@ -1,8 +1,8 @@
 """The solo-mode AI of Combo Fighter, as a bot (`engine.bots()["solo"]`).
 
 In a solo setup (Setup.options ``solo: seat``) the engine already plays the AI's top card face
-down, draws its 4 cards on a win and discards its leftovers as damage; this bot makes the AI's
-remaining choices the way the rulebook's AI does:
+down, draws its 4 cards on a win and discards its leftovers (each dealing 1 damage to the
+player); this bot makes the AI's remaining choices the way the rulebook's AI does:
 
 - combo: the combo that deals the most damage from the cards it holds (a signature combo counts
   with its own damage and is called; on equal damage, fewer cards), with its sheet's solo rule

@@ -100,7 +100,7 @@ class CFState:
     __slots__ = ("rng", "mode", "fs", "act", "phase", "cur", "choice", "played", "result", "dmg",
                  "take", "asked", "canreact", "fx", "rec_left", "rec_seat", "fore_n", "dseat",
                  "wins", "fights", "results", "win", "round", "fresh", "last", "sig", "starts",
-                 "pool", "tp1", "tpicks")
+                 "pool", "tp1", "tpicks", "late")
 
     def __init__(self):
         self.rng = None
@@ -133,4 +133,5 @@ class CFState:
         self.pool = None                # tournament: [[Fighter, Fighter], [Fighter, Fighter]]
         self.tp1 = 0
         self.tpicks = [NOT_PICKED, NOT_PICKED]     # tournament: each seat's fighter
+        self.late = False               # the damage under way is the solo AI's leftovers' (end of round)
 
