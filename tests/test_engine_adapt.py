@@ -358,13 +358,17 @@ def test_opening_random_selection_and_first_player(engine):
         if state.phase == P_ACTION:
             rolls = state.rolls
             assert engine.first_player(state) == rolls.index(max(rolls)) == state.turn
-            assert [s[0] for s in state.rslog] == sorted(range(3), key=lambda p: -rolls[p])
+            order = sorted(range(3), key=lambda p: -rolls[p])
+            assert [s[0] for s in state.rslog] == order
+            # each applies the roll that set the order: no second roll
+            assert [s[1] for s in state.rslog] == [rolls[p] for p in order]
 
 
 def test_tied_opening_rolls_are_rolled_again(engine):
-    state = scenario(engine, players=2, phase="setup", dice=[50, 50, 20, 70, 10, 10],
+    state = scenario(engine, players=2, phase="setup", dice=[50, 50, 20, 70],
                      stream=["Sail Fin", "Needle Teeth", "Fan Tail"])
     assert state.rolls == [20, 70] and state.first == 1
+    assert [(s[0], s[1]) for s in state.rslog] == [(1, 70), (0, 20)]
 
 
 # --- rules ---------------------------------------------------------------------------------------
@@ -615,13 +619,22 @@ def test_a_settled_sea_ends_in_a_tie(engine):
 
 
 def test_damage_healed_as_fast_as_it_comes_settles_the_sea_too(engine):
-    # Seed 405 of school battle between shark bots: the last two rival Fish cannot hurt each other,
-    # and one of them takes 1 Poison Damage and Regenerates it every Turn. Each of those hits used
-    # to unsettle the sea again, and the match ran into the action cap.
-    setups = engine.setups(variants=("school-battle",))
-    result = play_match(engine, setups, 405, ["shark"])
-    assert result.finished and not result.conflicts
-    assert result.winner is None and result.actions < 1000
+    # A Giant Grouper takes 1 Poison Damage and Regenerates it every Turn while both Fish only
+    # Wipe a stream of parts: each of those hits must not unsettle the sea again.
+    parts = ["Sail Fin", "Needle Teeth", "Fan Tail", "Swim Bladder", "Slime Coat", "Scale Mail",
+             "Spiny Dorsal", "Snapping Jaw", "Flick Tail"]
+    state = scenario(engine, fish=[{"body": "Giant Grouper", "damage": 1, "poison": 1, "exp": 0},
+                                   {"pgp": ["Torpedo Ray", "Swordfish", "Hammerhead Shark"],
+                                    "exp": 0}],
+                     stream=parts[:3], deck=parts[3:], discard=[])
+    steps = 0
+    while not engine.is_over(state):
+        legal = engine.legal_actions(state)
+        engine.apply(state, ("wipe",) if ("wipe",) in legal else legal[-1])
+        assert not engine.invariants(state)
+        steps += 1
+        assert steps < 1000
+    assert engine.winner(state) is None and state.fish[0].poison == 1
 
 
 # --- replay outcomes (describe_outcome) ----------------------------------------------------------------

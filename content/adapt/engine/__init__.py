@@ -7,8 +7,8 @@ The match, as the engine plays it (numbers and rulings come from content/adapt/g
   the whole box by default; with 4+ players two boxes) is shuffled and the Gene Stream dealt from
   its highest-numbered slot (3 slots for 2 players, +1 per player beyond, +1 each for the kids'
   and sailfish variants). Every Fish rolls percentile dice (ties roll again); from the highest
-  roll down each Adapts by Random Selection (the 2- or 3-player chart) and the stream cycles after
-  each. The highest roller takes the first Turn.
+  roll down each Adapts by Random Selection with that same roll (the 2- or 3-player chart) and
+  the stream cycles after each. The highest roller takes the first Turn.
 - A Turn: Hiding ends; Regeneration; Poison Damage; Experience (3, +1 per player beyond 2, max 5;
   +1 Smart, +1 sailfish, -1 airborne); Cooldown and Jump timers drop (a Jump that reaches 0
   lands: +2 Ferocity on an Attack this Turn, then Cooldown Jump + 1). Then ONE Action: Adapt from
@@ -90,7 +90,7 @@ Scenario setup (every key optional)::
 
 The engine rolls, in this order: a Hide check (d10), a Fear check (d10), the Attack Die (a Guppy
 rolls a d2: 1 or 2), a Critical d4, then the d10s for Poisonous, Stun and Counter Poison; Bait
-rolls a d10; Random Selection a d100.
+rolls a d10; Random Selection a d100 (the opening's reads the rolls that set the order).
 
 Observe (what `expect:` is compared against)::
 

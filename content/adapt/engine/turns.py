@@ -79,10 +79,11 @@ class TurnsMixin:
         self._setup_next(st)
 
     def _setup_next(self, st):
+        # Each Fish applies the roll that set the order: nobody rolls a second time.
         while st.queue:
             p = st.queue.pop(0)
             st.removed = False
-            if self._rs_roll(st, p, RES_SETUP):
+            if self._rs_roll(st, p, RES_SETUP, st.rolls[p]):
                 return
             self._cycle(st)
         self._end_turn(st, begin=st.first)
