@@ -399,8 +399,9 @@ def test_random_selection_leaves_a_lower_body_and_discards_a_fourth_card(engine)
     state = scenario(engine, fish=[{"body": "Triggerfish", "exp": 0, "stunned": True},
                                    {"body": "Clownfish"}],
                      stream=["Clownfish", "Sail Fin", "Fan Tail"], dice=[30])
-    # Stunned with nothing it can afford: Random Selection. A Level 1 Body stays in the stream.
-    assert engine.legal_actions(state) == [("random",)]
+    # Stunned with nothing it can afford: it may Adapt by Random Selection or let the Turn go.
+    # A Level 1 Body stays in the stream.
+    assert engine.legal_actions(state) == [("random",), ("pass",)]
     engine.apply(state, ("random",))
     assert state.rslog[-1][4] == "left"
     state = scenario(engine, fish=[{"pgp": ["Glide Wings", "Crested Sail", "Leaping Tail"],
@@ -410,6 +411,29 @@ def test_random_selection_leaves_a_lower_body_and_discards_a_fourth_card(engine)
     assert state.rslog[-1][4] == "discarded" and len(state.fish[0].pgp) == 3
     assert engine.observe(state)["discard"] >= 1
     assert not engine.invariants(state)
+
+
+def test_a_fish_that_cannot_act_may_let_the_turn_go(engine):
+    # Stunned, with nothing to Buy or Adapt: Random Selection is a choice, not a must. Letting
+    # the Turn go is neither an Attack nor a Wipe, so School may still strike; a Random
+    # Selection ends the Turn, School and all.
+    def stunned():
+        return scenario(engine, fish=[{"body": "Triggerfish", "parts": ["Escort School"], "exp": 0,
+                                       "stunned": True}, {"body": "Clownfish"}],
+                        stream=["Clownfish", "Sail Fin", "Fan Tail"], dice=[10])
+    state = stunned()
+    assert engine.legal_actions(state) == [("random",), ("pass",)]
+    engine.apply(state, ("pass",))
+    assert state.phase == P_SCHOOL and not state.rslog
+    engine.apply(state, ("school", 1))
+    assert state.turn == 1 and state.fish[1].dmg == 1
+    state = stunned()
+    engine.apply(state, ("random",))
+    assert state.turn == 1 and state.rslog[-1][2] == "exp"
+    # In the air, Random Selection is not allowed at all.
+    state = scenario(engine, fish=[{"body": "Triggerfish", "exp": 0, "jumping": 2}, {}],
+                     stream=["Clownfish", "Sail Fin", "Fan Tail"])
+    assert engine.legal_actions(state) == [("pass",)]
 
 
 def test_guppy_needs_ferocity_2_to_attack(engine):

@@ -17,8 +17,8 @@ The match, as the engine plays it (numbers and rulings come from content/adapt/g
   deal 1 Damage (not on a Turn it Attacked, Rammed, Wiped, jumped or Adapted the School card).
   Then the stream cycles (remove, slide, refill from the highest empty slot; with nothing
   removed the last slot expires) and the next living Fish clockwise plays.
-- A Fish with no legal Action Adapts by Random Selection, which ends its Turn; an airborne Fish
-  with nothing to Buy or Adapt passes.
+- A Fish with no legal Action may Adapt by Random Selection, which ends its Turn, or pass (its
+  Turn ends, School may still strike); an airborne Fish with nothing to Buy or Adapt passes.
 - Auto-Adapt: the first time a Fish's Experience reaches 20 it takes a Body one Level up (PGP,
   then the slots from the highest down, then the deck cycled one card at a time) and pays for it
   unless it came from the PGP. School battle replaces it with a Random Selection at 30.
@@ -49,7 +49,8 @@ Actions (tuples):
     ("hide",)  ("bait", fish)  ("jump", rounds)   the other Special Actions
     ("wipe",)               Wipe the Gene Stream
     ("random",)             Adapt by Random Selection (only when no other Action is legal)
-    ("pass",)               an airborne Fish with nothing to Buy or Adapt
+    ("pass",)               let the Turn go: a Fish with no legal Action that does not Adapt by
+                            Random Selection, or an airborne one with nothing to Buy or Adapt
     ("choose", slot)        the Random Selection result "the card of your choice"
     ("school", fish)        School: 1 Damage to that Fish
     ("end",)                end the Turn (after Hide or Bait, or declining School)

@@ -47,7 +47,7 @@ class ReplayMixin:
         if kind == "jump":
             return f"{who} jumps for {action[1]} round(s)"
         return {"hide": f"{who} hides", "wipe": f"{who} wipes the Gene Stream",
-                "random": f"{who} adapts by Random Selection", "pass": f"{who} passes (airborne)",
+                "random": f"{who} adapts by Random Selection", "pass": f"{who} passes",
                 "end": f"{who} ends the Turn"}.get(kind, repr(action))
 
     def card_of(self, st, action):

@@ -99,6 +99,8 @@ class SharkBot:
             return 0.8 if f.dmg * 2 > f.s.hp and action[1] == f.s.jump else -0.5
         if kind == "bait":
             return 0.4
+        if kind == "random":
+            return 0.5          # a card or 4 Experience beats letting the Turn go ("pass")
         return 0.0
 
     def card_value(self, st, f, c, waiting=True) -> float:
