@@ -23,14 +23,16 @@ The match, as the engine plays it (numbers and rulings come from content/adapt/g
   then the slots from the highest down, then the deck cycled one card at a time) and pays for it
   unless it came from the PGP. School battle replaces it with a Random Selection at 30.
 - End: a Fish is defeated when its Damage exceeds its Health; the last Fish (or School) wins; if
-  the last Fish fall together the match is a draw (winner None). So is a sea that has settled:
-  `tables.stalemate.rounds` Rounds (20) in which no Fish's Damage climbed above its highest so far
-  and none Adapted a card (Damage healed as fast as it comes, Poison against Regeneration, ends
-  nothing).
+  the last Fish fall together the match is a draw (winner None). The published rules have no
+  other end: a match that never ends runs into max_actions, which the simulator reports as a
+  conflict (turn-cap) with its seed. The house variant `stalemate` adds one: a sea that has
+  settled, `tables.stalemate.rounds` Rounds (20) in which no Fish's Damage climbed above its
+  highest so far and none Adapted a card (Damage healed as fast as it comes, Poison against
+  Regeneration, ends nothing), is a draw.
 
 Setup options (`Setup.options`): players (2-6, default 2), variants (list of kids, sailfish,
-school-battle, multi-auto-adapt), deck (card names with repeats; default the whole box, minus the
-kids' locations with `kids`), boxes (copies of that deck; default 1, 2 with 4+ players).
+school-battle, multi-auto-adapt, and the house rule stalemate), deck (card names with repeats;
+default the whole box, minus the kids' locations with `kids`), boxes (copies of that deck; default 1, 2 with 4+ players).
 School battle needs 4 or 6 players: Schools of two alternate seats (team = seat % schools) and
 share one Experience pool (max 30); `winner` is the lowest living seat of the winning School.
 

@@ -120,7 +120,7 @@ def outcome_words(engine, before, after, action) -> str:
     if after.over and not before.over:
         w = after.win
         if w is None:
-            settled = bool(after.alive)          # (a Fish still swims: the stalemate rule)
+            settled = bool(after.alive)          # (a Fish still swims: the stalemate variant)
             lines.append("the sea has settled: no Damage and no Adapting for "
                          f"{engine.stalemate} Rounds, a draw" if settled
                          else "the last Fish are defeated together: a draw")

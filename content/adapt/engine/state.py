@@ -87,7 +87,7 @@ class Config:
                  "skipcost", "blev", "ilev", "icost", "iloc", "ids", "iadapt", "iname",
                  "team", "nteams", "school_battle", "multi", "ct", "seats", "variants", "total",
                  "bbit", "above", "body_at", "price", "fullprice", "buyprice", "adaptprice", "foes",
-                 "islot", "ischool", "plain_gain_below", "exp_start", "bare_hold")
+                 "islot", "ischool", "plain_gain_below", "exp_start", "bare_hold", "stalemate")
 
 
 class AdaptState:
@@ -150,7 +150,8 @@ def new_state(cfg, rng, guppy) -> AdaptState:
     st.first = 0
     st.rslog = []                   # the Random Selections: (fish, roll, result, card, outcome)
     st.rolls = []                   # the opening percentile rolls, by seat
-    st.quiet = 0                    # Turns since a Fish's Damage climbed or a Fish Adapted
+    st.quiet = 0                    # Turns since a Fish's Damage climbed or a Fish Adapted (the
+                                    # stalemate variant's count; without it, never read)
     st.alive = (1 << cfg.n) - 1     # the living Fish, as bits
     st.air = 0                      # the Fish in the air (jumping), as bits
     return st

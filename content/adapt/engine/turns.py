@@ -278,8 +278,11 @@ class TurnsMixin:
             st.blocked = 0
             st.turnno += 1
             quiet = st.quiet = st.quiet + 1
-            if quiet > self.settle_min and quiet > self.stalemate * st.alive.bit_count():
-                # No Damage and no Adapting for that many Rounds: the sea has settled, a tie.
+            if (quiet > self.settle_min and cfg.stalemate
+                    and quiet > self.stalemate * st.alive.bit_count()):
+                # The stalemate house rule: no Damage and no Adapting for that many Rounds, the
+                # sea has settled, a tie. (The published rules have no such end: without the
+                # variant a match that never ends runs into the simulator's action cap.)
                 st.over = True
                 st.win = None
                 st.phase = P_OVER
