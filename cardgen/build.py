@@ -29,6 +29,7 @@ from cardgen.validate import DeckReport, validate_decks
 
 STAGES = ("check", "cards", "sheets", "site", "rulebook", "matches")
 SAMPLE_MATCHES = 500
+SAMPLE_VARIANT_MATCHES = 100     # per variant the engine plays, each beside the published rules
 
 
 @dataclass
@@ -145,7 +146,8 @@ def _stage_matches(game: Game, out_root: Path, progress: bool) -> StageResult:
     out = out_root / game.id
     # Nothing the matches play changed (cards, decks, scenarios, game.yaml, the game's Python,
     # cardgen's simulator): the last report stands, and so do its findings.
-    key = stage_key(game.folder, "matches", "sim", "engines", options=(SAMPLE_MATCHES, 1, "random"))
+    key = stage_key(game.folder, "matches", "sim", "engines",
+                    options=(SAMPLE_MATCHES, SAMPLE_VARIANT_MATCHES, 1, "random"))
     last = read_record(out / MATCHES_RECORD)
     if last.get("key") == key and (out / "simulation.json").is_file():
         issues = [Issue(Path(f) if f else None, None, kind, message) for f, kind, message in last["issues"]]
@@ -153,11 +155,13 @@ def _stage_matches(game: Game, out_root: Path, progress: bool) -> StageResult:
     from cardgen.sim.report import build_report, format_html
     from cardgen.sim.runner import card_pool, simulate, static_conflicts
     from cardgen.sim.scenarios import check_game
+    from cardgen.sim.variants import sample_variants
 
     engine = load_engine(game)
     results, seconds = simulate(game, matches=SAMPLE_MATCHES, seed=1, progress=progress, engine=engine)
     report = build_report(game, results, seconds, static=static_conflicts(engine), bots=["random"], seed=1,
                           pool=card_pool(engine))
+    report["variants"], variant_conflicts = sample_variants(game, engine, matches=SAMPLE_VARIANT_MATCHES)
     write_atomic(out / "simulation.json", json.dumps(report, indent=2, ensure_ascii=False) + "\n")
     write_atomic(out / "simulation.html", format_html(report))
     conflicts = report["conflicts"]
@@ -167,6 +171,9 @@ def _stage_matches(game: Game, out_root: Path, progress: bool) -> StageResult:
     issues = [Issue(None, None, c["kind"], c["message"] if c["seed"] is None else
                     f"{c['message']} (replay: cardgen replay {game.id} --seed {c['seed']})")
               for c in conflicts]
+    issues += [Issue(None, None, c["kind"], f"with variant {vid}: {c['message']} (replay: cardgen replay "
+                                            f"{game.id} --variant {vid} --seed {c['seed']})")
+               for vid, c in variant_conflicts if c["seed"] is not None]
     # The rulebook prints the scenarios' answers: the build says when the engine disagrees with one.
     scenarios = check_game(game, engine)
     if scenarios:
@@ -206,7 +213,8 @@ def report_text(game: Game, decks: list[DeckReport]) -> str:
     for deck in decks:
         status = "legal" if deck.legal else "ILLEGAL"
         lines.append(f"  {display_path(deck.path)}: {status}")
-        lines += [f"    line {p.line}: {p.rule}: {p.message}" for p in deck.problems]
+        lines += [f"    line {p.line}: {'' if deck.counts(p) else 'warning: '}{p.rule}: {p.message}"
+                  for p in deck.problems]
         lines += [f"    {e}" for e in deck.errors]
     return "\n".join(lines) + "\n"
 

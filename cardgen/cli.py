@@ -57,6 +57,8 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("decks", nargs="+", metavar="DECK",
                    help="deck files (a game id or game folder means its decks/*.yaml)")
     p.add_argument("--format", choices=["text", "json"], default="text")
+    p.add_argument("--strict", action="store_true",
+                   help="warnings (deck advice the published rules do not make) count as errors")
     p.set_defaults(func=cmd_validate)
 
     p = sub.add_parser("build", help="check every game and write its outputs under out/")
@@ -151,6 +153,10 @@ def _parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("check", help="run a game's scenarios (rulebook examples and FAQ) on its engine")
     p.add_argument("game", metavar="GAME")
+    p.add_argument("--variant", action="append", default=[], metavar="NAME",
+                   help="play every scenario with this variant of the game on as well (repeatable; "
+                        "`cardgen info GAME` lists them); the scenarios state the published rules, "
+                        "so the ones that fail show what the variant changes")
     p.set_defaults(func=cmd_check)
 
     p = sub.add_parser("site", help="the card database: a searchable static site of every card")
@@ -201,7 +207,7 @@ def _parser() -> argparse.ArgumentParser:
 def cmd_validate(args) -> int:
     from cardgen.validate import exit_code, expand_targets, format_json, format_text, validate_decks
 
-    reports = validate_decks(expand_targets(args.decks))
+    reports = validate_decks(expand_targets(args.decks), strict=args.strict)
     if args.format == "json":
         print(format_json(reports))
         for report in reports:
@@ -270,7 +276,40 @@ def cmd_info(args) -> int:
     if others:
         print("game code: " + ", ".join(f"{k.replace('_', ' ')} {display_path(p)}"
                                         for k, p in others.items()))
+    print(rules_as_played(game))
     return 0
+
+
+def rules_as_played(game) -> str:
+    """game.yaml's variants and rulings, each with the rulebook sentence it departs from or fills
+    in: what `cardgen info` prints after the counts."""
+    import textwrap
+
+    def wrap(text: str, indent: int, first: str = "") -> list[str]:
+        return textwrap.wrap(text, 96, initial_indent=" " * indent + first,
+                             subsequent_indent=" " * (indent + (2 if first else 0)))
+
+    if not game.variants:
+        out = ["variants: none"]
+    else:
+        out = [f"variants: {len(game.variants)}, each off unless asked for (--variant NAME, or a "
+               "deck's variants:)"]
+    for v in game.variants.values():
+        whose = "an optional rule of the rulebook" if v.source == "rulebook" else "a house rule"
+        out.append(f"  {v.id}: {v.name}, {whose}"
+                   + ("" if v.played else ", NOT played by the engine"))
+        out += wrap(v.rule, 6)
+        if not v.played and v.why:
+            out += wrap(v.why, 6, "not played: ")
+        if v.cites:
+            out += wrap(f"\N{LEFT DOUBLE QUOTATION MARK}{v.cites}\N{RIGHT DOUBLE QUOTATION MARK}",
+                        6, "rulebook: ")
+    out.append(f"rulings: {len(game.rulings) or 'none'}")
+    for i, r in enumerate(game.rulings, 1):
+        out += wrap(r.rule, 2, f"{i:>2}. ")
+        if r.cites:
+            out += wrap(r.cites, 6, "rulebook: ")
+    return "\n".join(out)
 
 
 def _engine_words(game) -> str:
@@ -459,7 +498,7 @@ def cmd_simulate(args) -> int:
                                 progress=sys.stderr.isatty() and args.format == "text", engine=engine,
                                 **match)
     report = build_report(game, results, seconds, static=static_conflicts(engine), bots=bots,
-                          seed=args.seed, pool=pool)
+                          seed=args.seed, pool=pool, variants=match["variants"])
     out = args.out / game.id
     write_atomic(out / "simulation.json", json.dumps(report, indent=2, ensure_ascii=False) + "\n")
     write_atomic(out / "simulation.html", format_html(report))
@@ -501,11 +540,17 @@ def cmd_replay(args) -> int:
 
 
 def cmd_check(args) -> int:
+    from cardgen.engines import load_engine
     from cardgen.model import load_game
     from cardgen.sim.scenarios import check_game
 
     game = load_game(args.game)
-    results = check_game(game)
+    engine = load_engine(game)
+    variants = tuple(dict.fromkeys(args.variant))
+    engine.check_match_options(None, variants)
+    if variants:
+        print(f"with variant {', '.join(variants)} on in every scenario")
+    results = check_game(game, engine, variants=variants)
     for result in results:
         mark = "ok  " if result.ok else "FAIL"
         where = display_path(result.scenario.path)

@@ -54,14 +54,22 @@ class ContentError(Exception):
 
 @dataclass(frozen=True)
 class Problem:
-    """A deck-rule violation: a stable rule id, a message with the counts, the line at fault."""
+    """A deck-rule finding: a stable rule id, a message with the counts, the line at fault. An
+    "error" makes the deck illegal; a "warning" is advice (a deck check the published rules do not
+    make): printed, but the deck stays legal unless `cardgen validate --strict`."""
 
     rule: str
     message: str
     line: int | None = None
+    severity: str = "error"
+
+    @property
+    def is_error(self) -> bool:
+        return self.severity != "warning"
 
     def as_dict(self) -> dict:
-        return {"rule": self.rule, "message": self.message, "line": self.line}
+        return {"rule": self.rule, "severity": self.severity, "message": self.message,
+                "line": self.line}
 
 
 @dataclass

@@ -53,6 +53,11 @@ def deck_file_schema(game: Game) -> dict:
             {"const": "all", "description": "Every card at its box count."},
         ]},
     }
+    playable = [v.id for v in game.variants.values() if v.played]
+    if playable:
+        props["variants"] = {"type": "array", "uniqueItems": True,
+                             "items": {"enum": playable},
+                             "description": "The game's variants this deck is meant for."}
     props.update(record_schema(game.deck_fields, [])["properties"])
     schema = {"$schema": DRAFT, "title": f"{game.name} deck file", "type": "object",
               "properties": props, "required": ["game", "cards"], "additionalProperties": False}

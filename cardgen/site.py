@@ -258,7 +258,7 @@ def _decks(game: Game) -> list[dict]:
             if entry.card is not None and isinstance(entry.count, int):
                 counts[entry.name] = counts.get(entry.name, 0) + entry.count
         out.append({"name": deck.name, "slug": deck_stem(path), "counts": counts,
-                    "total": sum(counts.values()), "legal": not check_deck(deck),
+                    "total": sum(counts.values()), "legal": not any(p.is_error for p in check_deck(deck)),
                     "fields": {k: v for k, v in deck.fields.items()}})
     if clashes:
         raise ContentError(clashes)

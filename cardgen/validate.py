@@ -19,9 +19,19 @@ class DeckReport:
     problems: list[Problem] = field(default_factory=list)
     errors: list[Issue] = field(default_factory=list)   # the deck could not be read at all
 
+    strict: bool = False        # warnings count as errors (`--strict`)
+
     @property
     def legal(self) -> bool:
-        return not self.problems and not self.errors
+        return not self.errors and not any(self.counts(p) for p in self.problems)
+
+    def counts(self, problem: Problem) -> bool:
+        """Whether this finding makes the deck illegal."""
+        return problem.is_error or self.strict
+
+    @property
+    def warnings(self) -> list[Problem]:
+        return [p for p in self.problems if not p.is_error]
 
     @property
     def rules(self) -> list[str]:
@@ -29,7 +39,8 @@ class DeckReport:
 
     def as_dict(self) -> dict:
         out = {"deck": display_path(self.path), "game": self.game, "legal": self.legal,
-               "problems": [p.as_dict() for p in self.problems]}
+               "problems": [p.as_dict() for p in self.problems],
+               "warnings": len(self.warnings)}
         if self.errors:
             out["errors"] = [str(e) for e in self.errors]
         return out
@@ -51,8 +62,10 @@ def expand_targets(targets: list[str]) -> list[Path]:
     return paths
 
 
-def validate_decks(paths: list[Path], games: dict[Path, Game] | None = None) -> list[DeckReport]:
-    """`games`: games already loaded, by resolved folder (their decks do not load them again)."""
+def validate_decks(paths: list[Path], games: dict[Path, Game] | None = None, *,
+                   strict: bool = False) -> list[DeckReport]:
+    """`games`: games already loaded, by resolved folder (their decks do not load them again).
+    `strict`: warnings make a deck illegal too."""
     games = {} if games is None else games
     reports = []
     for path in paths:
@@ -61,7 +74,7 @@ def validate_decks(paths: list[Path], games: dict[Path, Game] | None = None) -> 
         except ContentError as exc:
             reports.append(DeckReport(path, None, errors=exc.issues))
             continue
-        reports.append(DeckReport(path, deck.game.id, check_deck(deck)))
+        reports.append(DeckReport(path, deck.game.id, check_deck(deck), strict=strict))
     return reports
 
 
@@ -73,10 +86,14 @@ def format_text(reports: list[DeckReport]) -> tuple[str, str]:
         for issue in report.errors:
             err.append(f"error: {issue}")
         for p in report.problems:
-            out.append(f"{where}:{p.line}: {p.rule}: {p.message}" if p.line
-                       else f"{where}: {p.rule}: {p.message}")
+            # advice reads like a compiler's warning; a rule the deck breaks has its id first
+            kind = "" if report.counts(p) else "warning: "
+            out.append(f"{where}:{p.line}: {kind}{p.rule}: {p.message}" if p.line
+                       else f"{where}: {kind}{p.rule}: {p.message}")
         if report.legal:
-            out.append(f"{where}: ok ({report.game})")
+            advice = len(report.warnings)
+            out.append(f"{where}: ok ({report.game}"
+                       + (f", {advice} warning{'s' if advice > 1 else ''})" if advice else ")"))
     return "\n".join(out), "\n".join(err)
 
 
@@ -87,4 +104,4 @@ def format_json(reports: list[DeckReport]) -> str:
 def exit_code(reports: list[DeckReport]) -> int:
     if any(r.errors for r in reports):
         return 2
-    return 1 if any(r.problems for r in reports) else 0
+    return 1 if not all(r.legal for r in reports) else 0

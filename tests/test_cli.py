@@ -43,9 +43,9 @@ def test_json_format():
     data = json.loads(result.stdout)
     assert [d["legal"] for d in data] == [False, True]
     assert data[0]["game"] == "lantern-guild"
-    assert data[0]["problems"][0] == {"rule": "deck-size", "message": "has 11 cards: a deck needs 12 to 20",
-                                      "line": 4}
-    assert set(data[1]) == {"deck", "game", "legal", "problems"}
+    assert data[0]["problems"][0] == {"rule": "deck-size", "severity": "error",
+                                      "message": "has 11 cards: a deck needs 12 to 20", "line": 4}
+    assert set(data[1]) == {"deck", "game", "legal", "problems", "warnings"}
 
 
 def test_a_game_folder_stands_for_its_decks():
@@ -166,13 +166,26 @@ def test_a_deck_of_another_game_is_refused():
 
 
 @pytest.mark.parametrize("args, message", [
-    (["--variant", "turbo"], "--variant: dojo-duel has no variant 'turbo'; it has none"),
+    (["--variant", "turbo"], "--variant: Dojo Duel has no variant 'turbo' ("),
     (["--players", "3"], "--players: dojo-duel plays with 2 players, not 3"),
 ])
 def test_match_options_the_engine_does_not_offer_are_refused(args, message):
     result = cardgen("simulate", "dojo-duel", "--matches", "10", *args)
     assert result.returncode == 2
-    assert result.stderr.strip() == f"error: {message}"
+    assert result.stderr.strip().startswith(f"error: {message}")
+    assert "\n" not in result.stderr.strip()
+
+
+def test_a_variant_the_engine_does_not_play_is_refused_alike_by_validate_and_simulate(tmp_path):
+    deck = tmp_path / "kingfish.yaml"
+    deck.write_text("game: adapt\nname: Kingfish box\nvariants: [kingfish]\ncards: all\n")
+    validated = cardgen("validate", str(deck))
+    simulated = cardgen("simulate", "adapt", "--matches", "2", "--variant", "kingfish")
+    assert validated.returncode == simulated.returncode == 2
+    said = validated.stderr.strip().split(": ", 3)[-1]
+    assert validated.stderr.strip() == f"error: {deck}:3: variants[1]: {said}"
+    assert simulated.stderr.strip() == f"error: --variant: {said}"
+    assert said.startswith("A.D.A.P.T.'s engine does not play the kingfish (Kingfish Battle Royale)")
 
 
 def test_a_variant_and_player_count_reach_the_matches(tmp_path):

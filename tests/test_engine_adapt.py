@@ -345,7 +345,7 @@ def test_variants_the_engine_cannot_combine_are_content_errors(engine, tmp_path)
     with pytest.raises(ContentError) as err:
         engine.setups([load_deck(deck)])
     (issue,) = err.value.issues
-    assert issue.file == deck and issue.field == "variants" and "kingfish" in issue.message
+    assert issue.file == deck and issue.field == "variants[1]" and "kingfish" in issue.message
 
 
 @pytest.mark.parametrize("players,slots,exp,wipe", [(2, 3, 3, 3), (3, 4, 4, 4), (4, 5, 5, 4),

@@ -31,4 +31,28 @@ def load_engine(game):
                                   "the engine file must set ENGINE to its engine "
                                   "class, a subclass of cardgen.engines.base.Engine")])
     with own_code_errors():
-        return cls(game)
+        engine = cls(game)
+    _check_variants(game, engine)
+    return engine
+
+
+def _check_variants(game, engine) -> None:
+    """game.yaml `variants:` and the engine's `variants` name the same ones: a declared variant is
+    played unless marked `played: false`, and a played one is declared (when game.yaml declares
+    any; an engine older than `variants:` keeps its one-line descriptions)."""
+    declared = game.variants
+    if not declared:
+        return
+    where = game.folder / "game.yaml"
+    issues = [Issue(where, v.line, f"variants.{v.id}",
+                    "the engine does not play this variant: teach it, or mark it `played: false` "
+                    "and say `why:`")
+              for v in declared.values() if v.played and v.id not in engine.variants]
+    issues += [Issue(where, None, "variants", f"the engine plays a variant {name!r} that game.yaml "
+                                              "does not declare")
+               for name in engine.variants if name not in declared]
+    issues += [Issue(where, v.line, f"variants.{v.id}", "marked `played: false`, but the engine "
+                                                         "plays it")
+               for v in declared.values() if not v.played and v.id in engine.variants]
+    if issues:
+        raise ContentError(issues)

@@ -79,8 +79,8 @@ class Engine:
     max_actions: int = 2000           # a match still running after this many actions is a conflict
     # Keywords whose rules this engine implements; a card keyword outside it is a conflict.
     keywords: frozenset[str] = frozenset()
-    # The player counts `setups(players=N)` accepts, and the match variants it accepts by name
-    # (name -> what the variant changes, in one line: `cardgen simulate --variant` lists them).
+    # The player counts `setups(players=N)` accepts, and the variants it plays, by name (name ->
+    # what it changes, in one line). game.yaml `variants:` declares each one fully (docs/engines.md).
     player_counts: tuple[int, ...] = (2,)
     variants: dict[str, str] = {}
 
@@ -104,10 +104,9 @@ class Engine:
         variants: what `setups(players=, variants=)` may be asked for at all."""
         issues = []
         for name in dict.fromkeys(variants):
-            if name not in self.variants:
-                offered = "; ".join(f"{k}: {v}" for k, v in self.variants.items())
-                issues.append(Issue(None, None, "--variant", f"{self.game.id} has no variant {name!r}"
-                                    + (f"; it has {offered}" if offered else "; it has none")))
+            problem = self.game.variant_problem(name, tuple(self.variants))
+            if problem:
+                issues.append(Issue(None, None, "--variant", problem))
         if players is not None and players not in self.player_counts:
             counts = ", ".join(map(str, self.player_counts))
             issues.append(Issue(None, None, "--players", f"{self.game.id} plays with {counts} players, "

@@ -12,10 +12,8 @@ from typing import Any
 from cardgen.errors import ContentError, Issue, IssueList, Problem, did_you_mean
 from cardgen.model.fields import CheckContext, StrSpec, show
 from cardgen.model.game import Card, Game
-from cardgen.model.loader import load_game
+from cardgen.model.loader import DECK_KEYS, load_game
 from cardgen.yamlio import LineDict, LineList, line_of, read_yaml
-
-DECK_CORE_KEYS = ("game", "name", "cards", "description", "notes")
 
 
 @dataclass
@@ -36,6 +34,8 @@ class Deck:
     raw: LineDict
     # Card references in deck fields that name no card; reported as unknown-card problems.
     field_problems: list[Problem] = field(default_factory=list)
+    # the game's variants this deck is meant for (`variants:`), each one the engine plays
+    variants: tuple[str, ...] = ()
 
     def line_of(self, key: str, index: int | None = None) -> int:
         value = self.raw.get(key)
@@ -83,16 +83,33 @@ def load_deck(path: Path, games: dict[Path, Game] | None = None) -> Deck:
         line = raw.line_of(key)
         if key in ("name", "description", "notes"):
             StrSpec(text=key != "name").check(value, line, key, ctx)
+        elif key == "variants":
+            _check_variants(value, line, game, ctx)
         elif key in game.deck_fields:
             game.deck_fields[key].check(value, line_of(value, line), key, ctx)
-        elif key not in DECK_CORE_KEYS:
-            known = list(DECK_CORE_KEYS) + list(game.deck_fields)
+        elif key not in DECK_KEYS:
+            known = list(DECK_KEYS) + list(game.deck_fields)
             hint = did_you_mean(key, known)
             ctx.error(line, key, f"unknown field{hint} (a {game.id} deck has: {', '.join(known)})")
     entries = _entries(raw, game, issues)
     issues.raise_if_any()
     fields = {k: v for k, v in raw.items() if k in game.deck_fields}
-    return Deck(path, str(raw.get("name") or path.stem), game, entries, fields, raw, field_problems)
+    return Deck(path, str(raw.get("name") or path.stem), game, entries, fields, raw, field_problems,
+                tuple(dict.fromkeys(raw.get("variants") or ())))
+
+
+def _check_variants(value, line: int, game: Game, ctx: CheckContext) -> None:
+    """A deck's `variants:`: names of game.yaml variants the engine plays."""
+    if not isinstance(value, list):
+        ctx.error(line, "variants", f"expected a list of variant names, got {show(value)}")
+        return
+    for i, name in enumerate(value):
+        where = f"variants[{i + 1}]"
+        item_line = value.line_of(i) if isinstance(value, LineList) else line
+        problem = (f"expected a variant name, got {show(name)}" if not isinstance(name, str)
+                   else game.variant_problem(name))
+        if problem:
+            ctx.error(item_line, where, problem)
 
 
 def _load_deck_game(ref: str, path: Path, raw: LineDict, games) -> Game:

@@ -369,6 +369,11 @@ class OneOfSpec(Spec):
             if not trial.issues.issues:
                 option.check(value, line, path, ctx)  # rerun for side effects (card refs)
                 return
+        if isinstance(value, dict):
+            mappings = [o for o in self.options if isinstance(o, (RecordSpec, MapSpec))]
+            if len(mappings) == 1:      # only one option takes a mapping: its own messages say more
+                mappings[0].check(value, line, path, ctx)
+                return
         ctx.error(line, path, f"expected {self.describe()}, got {show(value)}")
 
     def schema(self):

@@ -6,6 +6,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from cardgen.errors import did_you_mean
 from cardgen.filenames import file_stem
 from cardgen.model.fields import Spec
 
@@ -47,6 +48,41 @@ class DeckCheck:
     id: str
     options: dict[str, Any]
     doc: str | None = None
+    severity: str = "error"          # "warning": advice, printed, but the deck stays legal
+
+
+@dataclass
+class Ruling:
+    """How the game is played where its published rules are silent or unclear (game.yaml
+    `rulings:`): the engine plays it and the rulebook prints it as a ruling."""
+
+    rule: str
+    cites: str | None = None         # the rulebook sentence it fills in or reads
+    line: int | None = None
+
+
+@dataclass
+class Variant:
+    """A named, opt-in change to the published rules (game.yaml `variants:`). `source` says whose:
+    "rulebook" (an optional rule the published rulebook offers) or "house" (the game folder's own
+    addition). Off unless asked for by `--variant` or a deck's `variants:`."""
+
+    id: str
+    name: str
+    source: str
+    rule: str
+    cites: str | None = None         # the rulebook sentence it departs from, or that offers it
+    played: bool = True              # False: described, but the engine does not play it
+    why: str | None = None           # why the engine does not play it
+    line: int | None = None
+
+    @property
+    def label(self) -> str:
+        return f"{self.id} ({self.name})" if self.name != self.id else self.id
+
+    def unplayed_message(self, game_name: str) -> str:
+        return (f"{game_name}'s engine does not play the {self.label} variant"
+                f"{': ' + self.why if self.why else ''}")
 
 
 @dataclass
@@ -64,6 +100,23 @@ class Game:
     tables: dict[str, Any]
     # the game folder's Python (game.yaml `engine:`, `deck_checks:`, `aids:`): hook -> file or package
     hooks: dict[str, Path] = field(default_factory=dict)
+    rulings: list[Ruling] = field(default_factory=list)
+    variants: dict[str, Variant] = field(default_factory=dict)
+
+    def variant_problem(self, name: str, also: tuple[str, ...] = ()) -> str | None:
+        """Why `name` cannot be asked for (`--variant`, a deck's `variants:`), or None. `also`: the
+        names an engine written before game.yaml `variants:` offers in its code."""
+        variant = self.variants.get(name)
+        if variant is None and name in also:
+            return None
+        if variant is None:
+            offered = ", ".join(dict.fromkeys([*(v.id for v in self.variants.values() if v.played),
+                                               *also]))
+            return (f"{self.name} has no variant {name!r}{did_you_mean(name, self.variants)} "
+                    f"({'variants: ' + offered if offered else 'it declares no variants'})")
+        if not variant.played:
+            return variant.unplayed_message(self.name)
+        return None
 
     def cards_of_type(self, *types: str) -> list[Card]:
         return [c for c in self.cards.values() if c.type in types]

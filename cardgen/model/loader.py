@@ -13,6 +13,7 @@ from cardgen.filenames import taken_by
 from cardgen.gamecode import HOOKS, hook_path
 from cardgen.model.fields import (
     AnySpec,
+    BoolSpec,
     CheckContext,
     EnumSpec,
     IntSpec,
@@ -26,7 +27,7 @@ from cardgen.model.fields import (
     parse_spec,
     show,
 )
-from cardgen.model.game import Card, CardType, DeckCheck, Game
+from cardgen.model.game import Card, CardType, DeckCheck, Game, Ruling, Variant
 from cardgen.paths import resolve_game_folder
 from cardgen.yamlio import LineDict, line_of, read_yaml
 
@@ -54,12 +55,33 @@ GAME_FIELDS: dict[str, Spec] = {
     "card_types": AnySpec(),
     "deck": AnySpec(),
     "tables": AnySpec(doc="Free-form data for rulebooks, player aids and engines."),
+    "rulings": ListSpec(OneOfSpec([_text, RecordSpec({"rule": _text, "cites": _text}, ["rule"])]),
+                        doc="How the game is played where its published rules are silent or "
+                            "unclear: `rule`, and `cites`, the rulebook sentence it fills in. The "
+                            "engine plays them; the rulebook prints them under [[rulings]]."),
+    "variants": MapSpec(RecordSpec({
+        "name": StrSpec(doc="The variant's title."),
+        "source": EnumSpec(["rulebook", "house"], doc="rulebook: an optional rule the published "
+                           "rulebook offers; house: this folder's own change to a published rule."),
+        "rule": StrSpec(text=True, doc="What the variant changes."),
+        "cites": StrSpec(text=True, doc="The rulebook sentence it departs from, or that offers it."),
+        "played": BoolSpec(doc="false: the engine does not play it (say why); default true."),
+        "why": StrSpec(text=True, doc="Why the engine does not play it."),
+    }, ["name", "source", "rule"]), keys=StrSpec(pattern=r"[a-z0-9][a-z0-9-]*"),
+        doc="Named, opt-in changes to the published rules: `--variant NAME` on simulate, replay "
+            "and check, or a deck's `variants:`. Printed in the rulebook as optional rules."),
 }
 CARD_TYPE_FIELDS: dict[str, Spec] = {
     "label": StrSpec(), "doc": StrSpec(),
     "required": ListSpec(StrSpec(), unique=True), "optional": ListSpec(StrSpec(), unique=True),
     "fields": AnySpec(), "in_decks": AnySpec(),
 }
+
+# The keys every deck file may have, whatever its game (cardgen/model/deck.py reads them).
+DECK_KEYS = ("game", "name", "cards", "description", "notes", "variants")
+
+# What a deck check's finding makes of the deck: illegal (error), or legal with advice (warning).
+SEVERITIES = ("error", "warning")
 
 # The options each generic deck check takes (see docs/game-format.md, "Deck checks").
 _types = ListSpec(StrSpec(), min_items=1)
@@ -121,16 +143,66 @@ class GameLoader:
         card_types = self._parse_card_types(raw, shared, issues)
         deck_fields, deck_checks = self._parse_deck(raw, card_types, issues)
         hooks = self._hooks(raw, issues)
+        rulings = self._rulings(raw, issues)
+        variants = self._variants(raw, issues)
         self.issues.extend(issues.issues)
         meta = {k: v for k, v in raw.items()
-                if k not in ("icons", "keywords", "fields", "card_types", "deck", "tables", *HOOKS)}
+                if k not in ("icons", "keywords", "fields", "card_types", "deck", "tables",
+                             "rulings", "variants", *HOOKS)}
         return Game(
             id=str(raw.get("id", self.folder.name)), name=str(raw.get("name", self.folder.name)),
             folder=self.folder, meta=meta,
             icons=dict(raw.get("icons") or {}), keywords=dict(raw.get("keywords") or {}),
             card_types=card_types, cards={}, deck_fields=deck_fields, deck_checks=deck_checks,
-            tables=raw.get("tables") or {}, hooks=hooks,
+            tables=raw.get("tables") or {}, hooks=hooks, rulings=rulings, variants=variants,
         )
+
+    def _rulings(self, raw, issues: IssueList) -> list[Ruling]:
+        """Top-level `rulings:`. A folder written before they moved there keeps its plain-text
+        `tables.rulings` (read as rulings without a citation)."""
+        tables = raw.get("tables") if isinstance(raw.get("tables"), dict) else {}
+        items = raw.get("rulings")
+        if items is None:
+            old = tables.get("rulings")
+            if isinstance(old, list) and all(isinstance(r, str) for r in old):
+                return [Ruling(r.strip(), None, old.line_of(i)) for i, r in enumerate(old)]
+            return []
+        if "rulings" in tables:
+            issues.add(tables.line_of("rulings"), "tables.rulings",
+                       "rulings are listed once, in the top-level `rulings:`; move these there")
+        if not isinstance(items, list):
+            return []           # reported by the field check
+        out = []
+        for i, item in enumerate(items):
+            line = items.line_of(i)
+            if isinstance(item, str):
+                out.append(Ruling(item.strip(), None, line))
+            elif isinstance(item, dict) and isinstance(item.get("rule"), str):
+                cites = item.get("cites")
+                out.append(Ruling(item["rule"].strip(),
+                                  cites.strip() if isinstance(cites, str) else None, line))
+        return out
+
+    def _variants(self, raw, issues: IssueList) -> dict[str, Variant]:
+        items = raw.get("variants")
+        if not isinstance(items, dict):
+            return {}
+        out = {}
+        for vid, item in items.items():
+            if not isinstance(item, dict) or not all(isinstance(item.get(k), str)
+                                                     for k in ("name", "source", "rule")):
+                continue        # reported by the field check
+            line, where = items.line_of(vid), f"variants.{vid}"
+            played = item.get("played", True)
+            if item["source"] == "house" and not item.get("cites"):
+                issues.add(line, f"{where}.cites", "a house variant changes a published rule: "
+                                                  "quote the rulebook sentence it departs from")
+            if played is False and not item.get("why"):
+                issues.add(line, f"{where}.why", "say why the engine does not play this variant")
+            out[str(vid)] = Variant(str(vid), item["name"].strip(), item["source"],
+                                    item["rule"].strip(), _stripped(item.get("cites")),
+                                    played is not False, _stripped(item.get("why")), line)
+        return out
 
     def _hooks(self, raw, issues: IssueList) -> dict[str, Path]:
         """game.yaml's Python hooks (engine, deck_checks, aids): each a file or package that must
@@ -218,7 +290,7 @@ class GameLoader:
         fields = self._parse_specs(deck.get("fields") or {}, "deck.fields", issues, deck,
                                    set(card_types))
         for name in fields:
-            if name in ("game", "name", "cards", "description", "notes"):
+            if name in DECK_KEYS:
                 issues.add(deck["fields"].line_of(name), f"deck.fields.{name}",
                            "every deck has this key already")
         checks = []
@@ -236,7 +308,7 @@ class GameLoader:
                            f"{did_you_mean(kind, DECK_CHECK_OPTIONS) if isinstance(kind, str) else ''}")
                 continue
             kind = item["check"]
-            options = {k: v for k, v in item.items() if k not in ("check", "id", "doc")}
+            options = {k: v for k, v in item.items() if k not in ("check", "id", "doc", "severity")}
             spec = DECK_CHECK_OPTIONS[kind]
             ctx = CheckContext(issues)
             for key, value in options.items():
@@ -259,7 +331,12 @@ class GameLoader:
             if not isinstance(rule_id, str) or not rule_id:
                 issues.add(item.line_of("id"), f"{where}.id", "expected a rule id such as deck-size")
                 rule_id = kind
-            checks.append(DeckCheck(kind, rule_id, options, item.get("doc")))
+            severity = item.get("severity", "error")
+            if severity not in SEVERITIES:
+                issues.add(item.line_of("severity"), f"{where}.severity",
+                           f"expected one of {', '.join(SEVERITIES)}, got {show(severity)}")
+                severity = "error"
+            checks.append(DeckCheck(kind, rule_id, options, item.get("doc"), severity))
         return fields, checks
 
     # -- cards -------------------------------------------------------------------------------
@@ -381,3 +458,7 @@ class GameLoader:
                       f"expected a whole number 1 or more, got {show(copies)}")
         check_fields(raw, type_spec.fields, type_spec.required, raw.line, "", ctx,
                      skip=CARD_CORE_FIELDS)
+
+
+def _stripped(value) -> str | None:
+    return value.strip() if isinstance(value, str) else None

@@ -75,6 +75,10 @@ class Aid:
     def steps(self, items, ordered=True):
         return {"kind": "list", "ordered": ordered, "items": [self.r(i) for i in items]}
 
+    def rulings(self):
+        """The game's rulings (game.yaml `rulings:`) as a list, without their citations."""
+        return self.steps([r.rule for r in self.game.rulings], ordered=False) if self.game.rulings else None
+
     def phase_table(self, rows):
         """[(step name, text)] as a two-column steps table."""
         return {"kind": "table", "cls": "phases", "head": [],
@@ -117,3 +121,4 @@ def build_generic(aid: Aid):
     for name, value in aid.t.items():
         if name != "phases" and not is_flat(value):
             aid.add(human(name), to_nodes(value, aid.icons))
+    aid.add("Rulings", [aid.rulings()])

@@ -5,6 +5,8 @@ Each function returns display nodes (see nodes.py). Besides the generic kinds, t
     {"kind": "defs", "items": [{"term", "text", "meta"}]}              glossary / keywords
     {"kind": "qa", "items": [{"title", "question", "answer", "source"}]} FAQ and worked examples
     {"kind": "anatomy", "image": url | None, "callouts": [...], "card": name, "type": label}
+    {"kind": "cited", "items": [{"text", "cites", "title"?, "meta"?, "cites_label"?}]}
+                                          rulings and variants, each with the rulebook's sentence
 """
 
 from __future__ import annotations
@@ -13,7 +15,7 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
-from markupsafe import Markup
+from markupsafe import Markup, escape
 
 from cardgen.errors import ContentError, Issue
 from cardgen.model import Game
@@ -175,15 +177,38 @@ def examples(game: Game, arg: str | None = None, scenarios=None) -> list[dict]:
 
 
 def rulings(game: Game, arg: str | None = None, scenarios=None) -> list[dict]:
-    """tables.rulings (or the named table) as a list, then the scenarios marked `ruling`."""
+    """game.yaml `rulings:` with the rulebook sentence each fills in (or, [[rulings:NAME]], the
+    named table), then the scenarios marked `ruling`."""
     nodes = []
-    name = arg or "rulings"
-    value = game.tables.get(name) if isinstance(game.tables, dict) else None
-    if arg and value is None:
-        raise KeyError(f"game.yaml tables has no {arg}")
-    if value is not None:
+    if arg:
+        value = game.tables.get(arg) if isinstance(game.tables, dict) else None
+        if value is None:
+            raise KeyError(f"game.yaml tables has no {arg}")
         nodes += to_nodes(value, game.icons)
+    elif game.rulings:
+        nodes.append({"kind": "cited", "cls": "rulings", "items": [
+            {"text": rich(r.rule, game.icons), "cites": rich(r.cites) if r.cites else None}
+            for r in game.rulings]})
     return nodes + _qa(game, load_scenarios(game) if scenarios is None else scenarios, "ruling")
+
+
+def variants(game: Game, arg: str | None = None) -> list[dict]:
+    """Every variant of game.yaml `variants:`, printed as an optional rule: the rulebook's own
+    first, then the house rules, each with the sentence it departs from."""
+    order = sorted(game.variants.values(), key=lambda v: v.source != "rulebook")
+    items = []
+    for v in order:
+        whose = "Optional rule of the rulebook" if v.source == "rulebook" else "House rule"
+        meta = f"{whose}, --variant {v.id}" if v.played else f"{whose}; not played by the rules engine"
+        items.append({"title": v.name, "meta": meta, "text": rich(v.rule, game.icons),
+                      "cites": rich(v.cites) if v.cites else None,
+                      "cites_label": "Departs from" if v.source == "house" else "Rulebook"})
+    if not items:
+        return []
+    lead = ("Each of these is played only when the players agree to it before the game; the rules "
+            "in the other chapters are the game as published.")
+    return [{"kind": "text", "text": Markup(escape(lead))},
+            {"kind": "cited", "cls": "variants", "items": items}]
 
 
 # ---- tables, cards, anatomy, credits ------------------------------------------------------------
@@ -299,7 +324,7 @@ def fit_back_page(chosen: list, budget: int) -> list:
 
 GENERATORS = {
     "components": components, "keywords": keywords.keywords, "glossary": glossary, "faq": faq,
-    "examples": examples, "rulings": rulings, "ruling": ruling, "table": table,
+    "examples": examples, "rulings": rulings, "variants": variants, "ruling": ruling, "table": table,
     "tables": all_tables, "card-list": card_list, "card-anatomy": anatomy.anatomy, "credits": credits,
     "decks": decks,
 }

@@ -4,6 +4,7 @@ folder's `deck_checks:` hook, see cardgen/gamecode.py)."""
 from __future__ import annotations
 
 from collections.abc import Iterator
+from dataclasses import replace
 from types import ModuleType
 
 from cardgen.errors import Problem, did_you_mean
@@ -38,11 +39,13 @@ def rule_ids(game: Game) -> dict[str, str]:
 
 
 def check_deck(deck: Deck) -> list[Problem]:
-    """Every problem of the deck, in file order (problems without a line last)."""
+    """Every problem of the deck, in file order (problems without a line last); those of a
+    check declared `severity: warning`, or that the game's code yields as warnings, are advice."""
     problems = list(_core_checks(deck))
     problems.extend(deck.field_problems)
     for check in deck.game.deck_checks:
-        problems.extend(DECLARED_CHECKS[check.kind](deck, check))
+        problems.extend(replace(p, severity=check.severity)
+                        for p in DECLARED_CHECKS[check.kind](deck, check))
     module = game_module(deck.game)
     if module is not None:
         with own_code_errors():

@@ -35,10 +35,29 @@ def _many_seats_note(report: dict) -> str:
         if report.get("matchups_many_seats") else ""
 
 
+def rules_played(game, variants=()) -> dict:
+    """Which rules the matches played: the published ones, or with these variants on."""
+    rows = []
+    for name in variants:
+        v = game.variants.get(name)        # (None: an engine's own, undeclared in game.yaml)
+        rows.append({"id": name, "name": v.name if v else name, "source": v.source if v else "engine"})
+    return {"as_published": not variants, "variants": rows}
+
+
+def rules_words(rules: dict) -> str:
+    if rules["as_published"]:
+        return "as published (no variant)"
+    whose = {"rulebook": "the rulebook's optional rule", "house": "house rule",
+             "engine": "engine's own"}
+    return "with variant " + "; ".join(f"{v['id']} ({v['name']}, {whose[v['source']]})"
+                                       for v in rules["variants"])
+
+
 def build_report(game, results: list[MatchResult], seconds: float, *, static=(), bots=(),
-                 seed: int = 1, pool: frozenset[str] = frozenset()) -> dict:
+                 seed: int = 1, pool: frozenset[str] = frozenset(), variants=()) -> dict:
     """The figures of a simulation. `pool`: the cards the simulated decks hold (runner.card_pool);
-    without it, every card of the game counts when looking for cards never played."""
+    without it, every card of the game counts when looking for cards never played. `variants`:
+    the ones the matches played."""
     finished = [r for r in results if r.finished]
     draws = [r for r in finished if r.winner is None]
     decisive = [r for r in finished if r.winner is not None and r.first_player is not None]
@@ -122,6 +141,7 @@ def build_report(game, results: list[MatchResult], seconds: float, *, static=(),
     bot_rates = {b: round(bot_wins[b] / bot_games[b], 3) for b in sorted(bot_games)}
     return {
         "game": game.id, "name": game.name, "seed": seed, "bots": list(bots),
+        "rules": rules_played(game, variants),
         "matches": len(results), "finished": len(finished),
         "completion_rate": round(len(finished) / len(results), 4) if results else 0.0,
         "draws": len(draws),
@@ -200,6 +220,7 @@ def format_text(report: dict, top_cards: int = 12) -> str:
         f"{report['name']}: {report['matches']} matches, bots {' vs '.join(report['bots'])}, "
         f"seeds {report['seed']}..{report['seed'] + report['matches'] - 1}",
         "",
+        f"  rules                {rules_words(report['rules'])}",
         f"  completion rate      {_pct(report['completion_rate'])} ({report['finished']} finished)",
         f"  draws                {report['draws']}",
         f"  first player wins    {_pct(fp['win_rate'])} of {fp['decisive']} decisive "
@@ -223,6 +244,7 @@ def format_text(report: dict, top_cards: int = 12) -> str:
             row = report["matchups"][name]
             lines.append(f"    {name[:22]:22} " + " ".join(f"{_pct(row[b]):>10}" for b in names))
     lines += _setup_lines(report)
+    lines += _variant_lines(report)
     if report["cards"]:
         lines += ["", f"  most played cards ({len(report['cards'])} different ones played; "
                       "win rate of the player who played it)"]
@@ -235,6 +257,56 @@ def format_text(report: dict, top_cards: int = 12) -> str:
         lines.append(f"    [{c['kind']}] {c['message']} ({seed}, {c['count']}x"
                      f"{', ' + c['setup'] if c['setup'] else ''})")
     return "\n".join(lines)
+
+
+def variant_row(variant, report: dict | None, note: str | None = None) -> dict:
+    """One line of a report's "by variant" table: a variant's own sample matches, summed up."""
+    row = {"id": variant.id, "name": variant.name, "source": variant.source, "note": note}
+    if report is not None:
+        row.update({"matches": report["matches"], "seed": report["seed"],
+                    "completion_rate": report["completion_rate"], "draws": report["draws"],
+                    "first_player_win_rate": report["first_player"]["win_rate"],
+                    "mean_length": report["length"]["mean"], "balance": report["balance"],
+                    "conflicts": len(report["conflicts"])})
+    return row
+
+
+def _variant_lines(report: dict) -> list[str]:
+    rows = report.get("variants") or []
+    if not rows:
+        return []
+    lines = ["", "  by variant (each on its own, against the published rules above)",
+             f"    {'variant':28} {'matches':>7} {'done':>7} {'draws':>6} {'first':>7} {'length':>7} "
+             f"{'conflicts':>9}"]
+    for r in rows:
+        name = f"{r['id']} ({'house' if r['source'] == 'house' else 'rulebook'})"
+        if r.get("matches") is None:
+            lines.append(f"    {name[:28]:28} {r['note']}")
+            continue
+        lines.append(f"    {name[:28]:28} {r['matches']:7} {_pct(r['completion_rate']):>7} "
+                     f"{r['draws']:6} {_pct(r['first_player_win_rate']):>7} {r['mean_length']:7} "
+                     f"{r['conflicts']:9}")
+    return lines
+
+
+def _variant_html(report: dict) -> str:
+    rows = report.get("variants") or []
+    if not rows:
+        return ""
+    e = html.escape
+
+    def cells(r):
+        if r.get("matches") is None:
+            return f'<td colspan="6">{e(r["note"] or "")}</td>'
+        return (f"<td>{r['matches']}</td><td>{_pct(r['completion_rate'])}</td><td>{r['draws']}</td>"
+                f"<td>{_pct(r['first_player_win_rate'])}</td><td>{r['mean_length']}</td>"
+                f"<td>{r['conflicts']}</td>")
+
+    body = "".join(f"<tr><td>{e(r['id'])} ({e(r['name'])}, {e(r['source'])})</td>{cells(r)}</tr>"
+                   for r in rows)
+    return ("<h2>By variant</h2><p>Each variant on its own; the figures above play the published "
+            "rules.</p><table><tr><th>variant</th><th>matches</th><th>completion</th><th>draws</th>"
+            f"<th>first player wins</th><th>mean length</th><th>rule conflicts</th></tr>{body}</table>")
 
 
 def _setup_lines(report: dict) -> list[str]:
@@ -334,7 +406,8 @@ td,th{{border:1px solid #ccc;padding:3px 8px;text-align:right}}th,td:first-child
 h2{{margin-top:1.6em}}</style>
 </head><body>
 <h1>{e(report['name'])}: {report['matches']} sample matches</h1>
-<p>Bots: {e(' vs '.join(report['bots']))}. Seeds {report['seed']} to {report['seed'] + report['matches'] - 1}.
+<p>Rules: {e(rules_words(report['rules']))}.
+Bots: {e(' vs '.join(report['bots']))}. Seeds {report['seed']} to {report['seed'] + report['matches'] - 1}.
 Completion rate {_pct(report['completion_rate'])}; draws {report['draws']};
 first player wins {_pct(fp['win_rate'])} (95% CI {_pct(fp['ci95'][0])} to {_pct(fp['ci95'][1])});
 balance {report['balance']}.</p>
@@ -343,6 +416,7 @@ balance {report['balance']}.</p>
 <h2>Matchups (row beats column)</h2>{many_seats}
 <table><tr><th></th>{''.join(f'<th>{e(n)}</th>' for n in names)}</tr>{matchup}</table>
 {_setup_html(report)}
+{_variant_html(report)}
 <h2>Rule conflicts</h2>
 <table><tr><th>kind</th><th>what</th><th>seed</th><th>setup</th><th>count</th></tr>{conflicts}</table>
 <h2>Cards</h2><table><tr><th>card</th><th>plays</th><th>matches</th><th>win rate</th></tr>{cards}</table>

@@ -94,8 +94,8 @@ def _locations(game: Any) -> list[str]:
 
 
 def _variants(deck: Any) -> list[str]:
-    found = (getattr(deck, "fields", None) or {}).get("variants") or []
-    return [str(v) for v in found] if isinstance(found, list) else []
+    found = getattr(deck, "variants", None) or []
+    return [str(v) for v in found] if isinstance(found, (list, tuple)) else []
 
 
 def _removed_locations(game: Any, variants: list[str]) -> dict[str, str]:

@@ -21,9 +21,8 @@ def build(aid: Aid):
     nodes = to_nodes(fight, aid.icons) if fight else []
     if not fight:
         aid.missing.append("fight")
-    if isinstance(t.get("rulings"), list):
-        nodes.append({"kind": "group", "title": "Rulings", "cls": "sub",
-                      "nodes": [aid.steps(t["rulings"], ordered=False)]})
+    if aid.game.rulings:
+        nodes.append({"kind": "group", "title": "Rulings", "cls": "sub", "nodes": [aid.rulings()]})
     aid.add("Fight resolution", nodes, quick=True)
     draft = t.get("draft")
     if isinstance(draft, dict):

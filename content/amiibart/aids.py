@@ -58,5 +58,4 @@ def build(aid: Aid):
         icons = [(k, v) for k, v in t["element_icons"].items() if k != "doc"]
         aid.add("Element icons", [{"kind": "table", "cls": "data icons", "head": ["", "Element"],
                                    "rows": [[aid.r("{" + v + "}"), Markup(k)] for k, v in icons]}])
-    if isinstance(t.get("rulings"), list):
-        aid.add("Rulings", [aid.steps(t["rulings"], ordered=False)])
+    aid.add("Rulings", [aid.rulings()])

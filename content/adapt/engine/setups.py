@@ -123,8 +123,8 @@ class SetupsMixin:
         for entry, count in deck.counted_entries():
             if entry.card.type in ("body", "part"):
                 cards.extend([entry.card.name] * count)
-        where = (deck.path, deck.line_of("variants") if "variants" in deck.fields else None)
-        return deck.name, cards, list(deck.fields.get("variants") or []), where
+        where = (deck.path, deck.line_of("variants") if deck.variants else None)
+        return deck.name, cards, list(deck.variants), where
 
     # -- configuration --------------------------------------------------------------------------
     def _config(self, players, variants, seats=None) -> Config:

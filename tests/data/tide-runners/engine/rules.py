@@ -14,10 +14,12 @@ from .words import WordsMixin
 
 class TideEngine(WordsMixin, Engine):
     keywords = frozenset({"Anchor"})
+    variants = {"long-race": "the finish line is tables.long_race_finish"}
 
     def __init__(self, game):
         super().__init__(game)
         self.finish = int(game.tables.get("finish_line", 12))
+        self.long_finish = int(game.tables.get("long_race_finish", self.finish))
         self.hand_size = int(game.tables.get("hand_size", 3))
         self.kind = {name: card.type for name, card in game.cards.items()}
         self.number = {name: int(card.get("strength") or card.get("push") or 0)
@@ -31,12 +33,15 @@ class TideEngine(WordsMixin, Engine):
             decks = [load_deck(p) for p in sorted(Path(self.game.folder, "decks").glob("*.yaml"))]
         lists = [(d.name, [e.card.name for e, n in d.counted_entries() for _ in range(n)]) for d in decks]
         pairs = list(itertools.permutations(lists, 2)) or [(d, d) for d in lists[:1]]
-        return [Setup(label=f"{a[0]} vs {b[0]}", seats=[a[0], b[0]], options={"decks": [a[1], b[1]]},
+        finish = self.long_finish if "long-race" in variants else self.finish
+        return [Setup(label=f"{a[0]} vs {b[0]}", seats=[a[0], b[0]],
+                      options={"decks": [a[1], b[1]], "finish": finish},
                       cards=frozenset(a[1] + b[1])) for a, b in pairs]
 
     def initial_state(self, setup: Setup, rng: random.Random) -> RaceState:
         s = RaceState()
         s.rng = rng
+        s.finish = setup.options.get("finish", self.finish)
         s.decks = [list(cards) for cards in setup.options["decks"]]
         for deck in s.decks:
             rng.shuffle(deck)
@@ -82,7 +87,7 @@ class TideEngine(WordsMixin, Engine):
                 s.anchored[p] = self.anchor[name]
             elif self.kind[name] == GUST and not s.anchored[o]:
                 s.distance[o] = max(0, s.distance[o] - self.number[name])
-            if s.distance[p] >= self.finish:
+            if s.distance[p] >= s.finish:
                 s.over, s.winner = True, p
                 return s
         self._draw(s, p)

@@ -20,7 +20,7 @@ class WordsMixin:
 
     def describe_outcome(self, before: RaceState, after: RaceState, action) -> str:
         d = after.distance
-        line = f"boats at {d[0]} and {d[1]} of {self.finish}"
+        line = f"boats at {d[0]} and {d[1]} of {after.finish}"
         if after.over:
             line += "; a draw" if after.winner is None else f"; P{after.winner + 1} wins"
         return line
@@ -29,6 +29,7 @@ class WordsMixin:
         setup = setup or {}
         s = RaceState()
         s.rng = rng
+        s.finish = self.long_finish if "long-race" in (setup.get("variants") or ()) else self.finish
         s.first = s.cur = int(setup.get("to_move", 0))
         s.over, s.winner = False, None
         s.distance, s.anchored = [0, 0], [False, False]
