@@ -8,7 +8,8 @@ The match, as the engine plays it (numbers and rulings come from content/adapt/g
   its highest-numbered slot (3 slots for 2 players, +1 per player beyond, +1 each for the kids'
   and sailfish variants). Every Fish rolls percentile dice (ties roll again); from the highest
   roll down each Adapts by Random Selection with that same roll (the 2- or 3-player chart) and
-  the stream cycles after each. The highest roller takes the first Turn.
+  the stream cycles after each card taken (nothing expires when none was). The highest roller
+  takes the first Turn.
 - A Turn: Hiding ends; Regeneration; Poison Damage; Experience (3, +1 per player beyond 2, max 5;
   +1 Smart, +1 sailfish, -1 airborne); Cooldown and Jump timers drop (a Jump that reaches 0
   lands: +2 Ferocity on an Attack this Turn, then Cooldown Jump + 1). Then ONE Action: Adapt from

@@ -79,13 +79,16 @@ class TurnsMixin:
         self._setup_next(st)
 
     def _setup_next(self, st):
-        # Each Fish applies the roll that set the order: nobody rolls a second time.
+        # Each Fish applies the roll that set the order: nobody rolls a second time. The stream
+        # cycles after a card was taken; with none taken nothing expires (that happens only in a
+        # player's Turn).
         while st.queue:
             p = st.queue.pop(0)
             st.removed = False
             if self._rs_roll(st, p, RES_SETUP, st.rolls[p]):
                 return
-            self._cycle(st)
+            if st.removed:
+                self._cycle(st)
         self._end_turn(st, begin=st.first)
 
     def first_player(self, state) -> int:
@@ -221,7 +224,8 @@ class TurnsMixin:
     def _resume(self, st):
         r = st.resume
         if r == RES_SETUP:
-            self._cycle(st)
+            if st.removed:
+                self._cycle(st)
             self._setup_next(st)
         elif r == RES_END:
             self._end_turn(st)
