@@ -507,6 +507,21 @@ def test_electroreception_against_a_lower_body(engine):
     assert engine.observe(state)["last_attack"]["total"] == 13
 
 
+def test_cooldowns_of_the_cards_that_give_an_action_add_up(engine):
+    # Swordfish (Ram 2, Cooldown 2) with a Bone Lance (Ram 3, Cooldown 3): 5; the Lance covered
+    # by a Spiral Tusk (Cooldown 2): 4; by a Sword Bill (no Ram): the Body's 2 alone.
+    ram = CONSTANTS.SA_RAM
+    state = scenario(engine, fish=[{"body": "Swordfish", "parts": ["Bone Lance"],
+                                    "pgp": ["Spiral Tusk", "Sword Bill"], "exp": 0}, {}])
+    assert state.fish[0].s.cd[ram] == 5
+    engine.apply(state, ("adapt", "Spiral Tusk"))
+    assert state.fish[0].s.cd[ram] == 4
+    while state.turn != 0:
+        engine.apply(state, engine.legal_actions(state)[-1])
+    engine.apply(state, ("adapt", "Sword Bill"))
+    assert state.fish[0].s.cd[ram] == 2 and state.fish[0].s.ram == 2
+
+
 def test_jump_penalty_landing_bonus_and_cooldown(engine):
     state = scenario(engine, fish=[{"body": "Flying Fish", "parts": ["Wing Fins"], "exp": 2},
                                    {"body": "Clownfish", "exp": 0}],
