@@ -12,8 +12,8 @@ The match, as the engine plays it (numbers and rulings come from content/adapt/g
   takes the first Turn.
 - A Turn: Hiding ends; Regeneration; Poison Damage; Experience (3, +1 per player beyond 2, max 5;
   +1 Smart, +1 sailfish, -1 airborne); Cooldown and Jump timers drop (a Jump that reaches 0
-  lands: +2 Ferocity on an Attack this Turn, then Cooldown Jump + 1). Then ONE Action: Adapt from
-  the PGP, Buy from the stream, Attack, a Special Action (Ram, Hide, Bait, Jump) or Wipe the
+  lands: +2 Ferocity on an Attack this Turn, then Cooldown Jump score + 1). Then ONE Action:
+  Adapt from the PGP, Buy from the stream, Attack, a Special Action (Ram, Hide, Bait, Jump) or Wipe the
   stream. Hide and Bait are followed by an optional Buy or Adapt. A Fish with School may then
   deal 1 Damage (not on a Turn it Attacked, Rammed, Wiped, jumped or Adapted the School card).
   Then the stream cycles (remove, slide, refill from the highest empty slot; with nothing
@@ -85,7 +85,7 @@ Scenario setup (every key optional)::
         stunned: false
         hiding: 0           # the Hide score rolled against until its next Turn
         jumping: 0          # Rounds left in the air
-        jump_length: 0      # the Rounds of that Jump (its Cooldown is this + 1)
+        jump_value: 0       # the Jump score it Jumped with (its Cooldown is this + 1; default: jumping)
         splash: false       # landed this Turn
         baited_by: null     # seat of the Fish that Baited it
         cooldowns: {Ram: 1}

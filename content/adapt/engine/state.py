@@ -169,7 +169,7 @@ def new_fish(guppy) -> Fish:
     f.stun = False
     f.hide = 0                      # the Hide score attackers roll against until its next Turn
     f.jump = 0                      # Rounds left in the air
-    f.jlen = 0                      # the Rounds of its Jump
+    f.jlen = 0                      # the Jump score when it Jumped (its Cooldown is this + 1)
     f.splash = False                # landed this Turn
     f.cd = [0] * N_SA               # Cooldowns, by Special Action
     f.bait = NOBODY                 # the Fish that Baited it

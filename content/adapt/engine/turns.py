@@ -204,7 +204,8 @@ class TurnsMixin:
             self._bait(st, p, action[1])
         elif kind == "jump":
             f = st.fish[p]
-            f.jump = f.jlen = action[1]
+            f.jump = action[1]
+            f.jlen = f.s.jump            # the Jump value its Cooldown counts from (+ 1)
             f.rare = True
             st.air |= 1 << p
             self._after_action(st)
