@@ -392,3 +392,22 @@ def test_box_with_several_faults_reports_all(check_deck, game, game_copy):
          "Cheap Sturgeon (cards/extra.yaml:16) costs 9 exp: a Level 2 body costs 8 exp"),
     ])
     assert got == want
+
+
+def test_fear_has_no_cap_of_its_own(check_deck, game, game_copy):
+    # The rulebook caps Armor, Counter Attack, Hide, Jump, Ram, Regeneration and Shock, not Fear:
+    # like every numeral it adds up, and a d10 check on 10 or more always succeeds.
+    import random
+
+    from cardgen.engines import load_engine
+
+    (game_copy / "cards" / "extra.yaml").write_text(
+        "defaults: {type: part}\ncards:\n"
+        "  - {name: Dread Mask, level: 5, location: special, cost: 11, abilities: {Fear: 5}}\n",
+        encoding="utf-8")
+    text = deck_text(stream(game), game="./adapt-copy", extra={"Dread Mask": 1})
+    assert check_deck(text) == []
+    engine = load_engine(load_game(game_copy))
+    state = engine.scenario_state({"fish": [{"body": "Great White Shark", "parts": ["Dread Mask"]},
+                                            {}]}, random.Random(0))
+    assert state.fish[0].s.fear == 6
