@@ -317,7 +317,9 @@ class TurnsMixin:
                     self._gain(st, p, gain)
             if cfg.school_battle:
                 tm = cfg.team[p]
-                if st.rsdue[tm]:
+                if st.rsdue[tm] and f.jump <= 0:
+                    # (a Fish in the air may not Adapt by Random Selection: it waits for the
+                    # School's next Fish to start a Turn in the water)
                     st.rsdue[tm] = False
                     self._rs_roll(st, p, RES_ACTION)
             return
