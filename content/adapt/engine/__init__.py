@@ -13,9 +13,9 @@ The match, as the engine plays it (numbers and rulings come from content/adapt/g
 - A Turn: Hiding ends; Regeneration; Poison Damage; Experience (3, +1 per player beyond 2, max 5;
   +1 Smart, +1 sailfish, -1 airborne); Cooldown and Jump timers drop (a Jump that reaches 0
   lands: +2 Ferocity on an Attack this Turn, then Cooldown Jump score + 1). Then ONE Action:
-  Adapt from the PGP, Buy from the stream, Attack, a Special Action (Ram, Hide, Bait, Jump) or Wipe the
-  stream. Hide and Bait are followed by an optional Buy or Adapt. A Fish with School may then
-  deal 1 Damage (not on a Turn it Attacked, Rammed, Wiped, jumped or Adapted the School card).
+  Adapt from the PGP, Buy from the stream, Attack, a Special Action (Ram, Hide, Bait, Jump) or
+  Wipe the stream. Hide and Bait are followed by an optional Buy or Adapt. A Fish with School may
+  then deal 1 Damage (not on a Turn it Attacked, Rammed, Wiped, jumped or Adapted the School card).
   Then the stream cycles (remove, slide, refill from the highest empty slot; with nothing
   removed the last slot expires) and the next living Fish clockwise plays.
 - A Fish with no legal Action may Adapt by Random Selection, which ends its Turn, or pass (its
@@ -33,7 +33,8 @@ The match, as the engine plays it (numbers and rulings come from content/adapt/g
 
 Setup options (`Setup.options`): players (2-6, default 2), variants (list of kids, sailfish,
 school-battle, multi-auto-adapt, and the house rule stalemate), deck (card names with repeats;
-default the whole box, minus the kids' locations with `kids`), boxes (copies of that deck; default 1, 2 with 4+ players).
+default the whole box, minus the kids' locations with `kids`), boxes (copies of that deck;
+default 1, 2 with 4+ players).
 School battle needs 4 or 6 players: Schools of two alternate seats (team = seat % schools) and
 share one Experience pool (max 30); `winner` is the lowest living seat of the winning School.
 
@@ -118,8 +119,9 @@ Bots: `bots()` adds "shark", a quick rule-of-thumb player (expected Damage of ea
 gain of each card; no lookahead). `heuristic` scores a Fish's Health left, stats, Level and
 Experience against its strongest rival, for the simulator's greedy bot.
 
-Not played: the Kingfish Battle Royale variant (simultaneous School Turns); asking for it
-raises RuleConflict.
+Not played: the Kingfish Battle Royale variant (simultaneous School Turns). game.yaml declares
+it `played: false` with the reason, and cardgen refuses it alike in validate and simulate; the
+engine's own `_config` raises RuleConflict for any variant it does not play.
 
 The code, by module (AdaptEngine is made of one mixin from each of the modules it imports; every
 module imports only `constants`, `state` and the cardgen package, `adapt` imports the rest):
