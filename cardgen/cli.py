@@ -439,7 +439,8 @@ def _check_decks(game, deck_paths) -> None:
             issues.append(Issue(report.path, None, "game", f"this is a deck for {report.game}, "
                                                             f"not {game.id}"))
             continue
-        issues += [Issue(report.path, p.line, p.rule, p.message) for p in report.problems]
+        issues += [Issue(report.path, p.line, p.rule, p.message) for p in report.problems
+                   if report.counts(p)]       # (advice does not stop a match: the deck is legal)
     if issues:
         raise ContentError(issues)
 
