@@ -392,3 +392,48 @@ def test_box_with_several_faults_reports_all(check_deck, game, game_copy):
          "Cheap Sturgeon (cards/extra.yaml:16) costs 9 exp: a Level 2 body costs 8 exp"),
     ])
     assert got == want
+    # Only the rules of the game make the box illegal; the rest is advice (warnings).
+    errors = sorted({p.rule for p in problems if p.is_error})
+    assert errors == ["ability-form", "body-cost", "variant-locations"]
+    assert {p.rule for p in problems if not p.is_error} == set(adapt.ADVICE)
+
+
+def test_a_two_box_deck_for_four_to_six_players_is_legal(tmp_path, game):
+    # The 4-6 player rules combine two copies of the core game: every card twice is a deck the
+    # published rules play. validate calls it legal, with box-copies advice; --strict refuses it.
+    import json
+    import subprocess
+    import sys
+
+    deck = tmp_path / "two-boxes.yaml"
+    deck.write_text(deck_text([], extra={n: 2 for n in stream(game)}), encoding="utf-8")
+    run = [sys.executable, "-m", "cardgen", "validate", "--format", "json", str(deck)]
+    env_root = str(ROOT)
+    done = subprocess.run(run, capture_output=True, text=True, cwd=env_root,
+                          env={"PYTHONPATH": env_root, "PATH": "/usr/bin:/bin"})
+    assert done.returncode == 0, done.stdout + done.stderr
+    (report,) = json.loads(done.stdout)
+    assert report["legal"]
+    assert {(w["rule"], w["severity"]) for w in report["problems"]} == {("box-copies", "warning")}
+    strict = subprocess.run([*run[:4], "--strict", *run[4:]], capture_output=True, text=True,
+                            cwd=env_root, env={"PYTHONPATH": env_root, "PATH": "/usr/bin:/bin"})
+    assert strict.returncode == 1
+
+
+def test_fear_has_no_cap_of_its_own(check_deck, game, game_copy):
+    # The rulebook caps Armor, Counter Attack, Hide, Jump, Ram, Regeneration and Shock, not Fear:
+    # like every numeral it adds up, and a d10 check on 10 or more always succeeds.
+    import random
+
+    from cardgen.engines import load_engine
+
+    (game_copy / "cards" / "extra.yaml").write_text(
+        "defaults: {type: part}\ncards:\n"
+        "  - {name: Dread Mask, level: 5, location: special, cost: 11, abilities: {Fear: 5}}\n",
+        encoding="utf-8")
+    text = deck_text(stream(game), game="./adapt-copy", extra={"Dread Mask": 1})
+    assert check_deck(text) == []
+    engine = load_engine(load_game(game_copy))
+    state = engine.scenario_state({"fish": [{"body": "Great White Shark", "parts": ["Dread Mask"]},
+                                            {}]}, random.Random(0))
+    assert state.fish[0].s.fear == 6

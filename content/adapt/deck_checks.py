@@ -6,6 +6,12 @@ whole game: Bodies at every Level for every Fish to climb, a part at every locat
 variants keep, a Guppy per player, enough cards to keep the gene stream flowing, and card data
 that fits the ability rules (caps, value forms, body costs).
 
+The published rules make only some of them rules: guppies and status trackers stay out of the
+deck, the kids' variant takes its four locations out, and card data must be readable (value
+forms) and priced by the buying table. The rest (ADVICE) are warnings: a box with few Bodies at a
+Level, no part at a location, few cards or a card listed twice (two boxes, as the 4-6 player rules
+combine them) is still a deck the rules can play.
+
 The numbers come from the game's `tables:` (box_checks, gene_stream, body_costs, abilities,
 ability_rules, variants), so a designer who changes a table gets checks that follow it.
 """
@@ -14,6 +20,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterator
+from dataclasses import replace
 from typing import Any
 
 from cardgen.errors import Problem
@@ -45,6 +52,12 @@ RULES = {
     "body-cost": "A Body whose cost is not the buying table's cost for its Level (4 per Level).",
     "box-copies": "A card is listed with more copies than the box holds (the card's `copies`).",
 }
+
+# Advice, not rules of the game: the published rulebook says nothing about what a box holds (its
+# multi-player rules even combine two boxes), and caps apply to a Fish's totals, not to one card.
+# These findings are warnings: printed, and the deck stays legal unless `validate --strict`.
+ADVICE = frozenset({"body-levels", "part-locations", "guppy-count", "stream-supply", "box-copies",
+                    "ability-cap"})
 
 LEVELS = (1, 2, 3, 4, 5)
 STREAM_TYPES = ("body", "part")
@@ -143,6 +156,11 @@ def _where(card: Any, field: str | None = None) -> str:
 
 
 def check(deck: Any, game: Any) -> Iterator[Problem]:
+    for problem in _findings(deck, game):
+        yield replace(problem, severity="warning") if problem.rule in ADVICE else problem
+
+
+def _findings(deck: Any, game: Any) -> Iterator[Problem]:
     variants = _variants(deck)
     counted = deck.counted_entries()
     yield from _body_levels(deck, game, counted)

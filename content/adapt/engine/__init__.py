@@ -7,30 +7,34 @@ The match, as the engine plays it (numbers and rulings come from content/adapt/g
   the whole box by default; with 4+ players two boxes) is shuffled and the Gene Stream dealt from
   its highest-numbered slot (3 slots for 2 players, +1 per player beyond, +1 each for the kids'
   and sailfish variants). Every Fish rolls percentile dice (ties roll again); from the highest
-  roll down each Adapts by Random Selection (the 2- or 3-player chart) and the stream cycles after
-  each. The highest roller takes the first Turn.
+  roll down each Adapts by Random Selection with that same roll (the 2- or 3-player chart) and
+  the stream cycles after each card taken (nothing expires when none was). The highest roller
+  takes the first Turn.
 - A Turn: Hiding ends; Regeneration; Poison Damage; Experience (3, +1 per player beyond 2, max 5;
   +1 Smart, +1 sailfish, -1 airborne); Cooldown and Jump timers drop (a Jump that reaches 0
-  lands: +2 Ferocity on an Attack this Turn, then Cooldown Jump + 1). Then ONE Action: Adapt from
-  the PGP, Buy from the stream, Attack, a Special Action (Ram, Hide, Bait, Jump) or Wipe the
-  stream. Hide and Bait are followed by an optional Buy or Adapt. A Fish with School may then
-  deal 1 Damage (not on a Turn it Attacked, Rammed, Wiped, jumped or Adapted the School card).
+  lands: +2 Ferocity on an Attack this Turn, then Cooldown Jump score + 1). Then ONE Action:
+  Adapt from the PGP, Buy from the stream, Attack, a Special Action (Ram, Hide, Bait, Jump) or
+  Wipe the stream. Hide and Bait are followed by an optional Buy or Adapt. A Fish with School may
+  then deal 1 Damage (not on a Turn it Attacked, Rammed, Wiped, jumped or Adapted the School card).
   Then the stream cycles (remove, slide, refill from the highest empty slot; with nothing
   removed the last slot expires) and the next living Fish clockwise plays.
-- A Fish with no legal Action Adapts by Random Selection, which ends its Turn; an airborne Fish
-  with nothing to Buy or Adapt passes.
+- A Fish with no legal Action may Adapt by Random Selection, which ends its Turn, or pass (its
+  Turn ends, School may still strike); an airborne Fish with nothing to Buy or Adapt passes.
 - Auto-Adapt: the first time a Fish's Experience reaches 20 it takes a Body one Level up (PGP,
   then the slots from the highest down, then the deck cycled one card at a time) and pays for it
   unless it came from the PGP. School battle replaces it with a Random Selection at 30.
 - End: a Fish is defeated when its Damage exceeds its Health; the last Fish (or School) wins; if
-  the last Fish fall together the match is a draw (winner None). So is a sea that has settled:
-  `tables.stalemate.rounds` Rounds (20) in which no Fish's Damage climbed above its highest so far
-  and none Adapted a card (Damage healed as fast as it comes, Poison against Regeneration, ends
-  nothing).
+  the last Fish fall together the match is a draw (winner None). The published rules have no
+  other end: a match that never ends runs into max_actions, which the simulator reports as a
+  conflict (turn-cap) with its seed. The house variant `stalemate` adds one: a sea that has
+  settled, `tables.stalemate.rounds` Rounds (20) in which no Fish's Damage climbed above its
+  highest so far and none Adapted a card (Damage healed as fast as it comes, Poison against
+  Regeneration, ends nothing), is a draw.
 
 Setup options (`Setup.options`): players (2-6, default 2), variants (list of kids, sailfish,
-school-battle, multi-auto-adapt), deck (card names with repeats; default the whole box, minus the
-kids' locations with `kids`), boxes (copies of that deck; default 1, 2 with 4+ players).
+school-battle, multi-auto-adapt, and the house rule stalemate), deck (card names with repeats;
+default the whole box, minus the kids' locations with `kids`), boxes (copies of that deck;
+default 1, 2 with 4+ players).
 School battle needs 4 or 6 players: Schools of two alternate seats (team = seat % schools) and
 share one Experience pool (max 30); `winner` is the lowest living seat of the winning School.
 
@@ -49,7 +53,8 @@ Actions (tuples):
     ("hide",)  ("bait", fish)  ("jump", rounds)   the other Special Actions
     ("wipe",)               Wipe the Gene Stream
     ("random",)             Adapt by Random Selection (only when no other Action is legal)
-    ("pass",)               an airborne Fish with nothing to Buy or Adapt
+    ("pass",)               let the Turn go: a Fish with no legal Action that does not Adapt by
+                            Random Selection, or an airborne one with nothing to Buy or Adapt
     ("choose", slot)        the Random Selection result "the card of your choice"
     ("school", fish)        School: 1 Damage to that Fish
     ("end",)                end the Turn (after Hide or Bait, or declining School)
@@ -81,7 +86,7 @@ Scenario setup (every key optional)::
         stunned: false
         hiding: 0           # the Hide score rolled against until its next Turn
         jumping: 0          # Rounds left in the air
-        jump_length: 0      # the Rounds of that Jump (its Cooldown is this + 1)
+        jump_value: 0       # the Jump score it Jumped with (its Cooldown is this + 1; default: jumping)
         splash: false       # landed this Turn
         baited_by: null     # seat of the Fish that Baited it
         cooldowns: {Ram: 1}
@@ -90,7 +95,7 @@ Scenario setup (every key optional)::
 
 The engine rolls, in this order: a Hide check (d10), a Fear check (d10), the Attack Die (a Guppy
 rolls a d2: 1 or 2), a Critical d4, then the d10s for Poisonous, Stun and Counter Poison; Bait
-rolls a d10; Random Selection a d100.
+rolls a d10; Random Selection a d100 (the opening's reads the rolls that set the order).
 
 Observe (what `expect:` is compared against)::
 
@@ -114,8 +119,9 @@ Bots: `bots()` adds "shark", a quick rule-of-thumb player (expected Damage of ea
 gain of each card; no lookahead). `heuristic` scores a Fish's Health left, stats, Level and
 Experience against its strongest rival, for the simulator's greedy bot.
 
-Not played: the Kingfish Battle Royale variant (simultaneous School Turns); asking for it
-raises RuleConflict.
+Not played: the Kingfish Battle Royale variant (simultaneous School Turns). game.yaml declares
+it `played: false` with the reason, and cardgen refuses it alike in validate and simulate; the
+engine's own `_config` raises RuleConflict for any variant it does not play.
 
 The code, by module (AdaptEngine is made of one mixin from each of the modules it imports; every
 module imports only `constants`, `state` and the cardgen package, `adapt` imports the rest):

@@ -34,6 +34,8 @@ class AdaptEngine(LegalMixin, TurnsMixin, AdaptingMixin, AttacksMixin, CardsMixi
                             "per Auto-Adapt after the first",
         "school-battle": "the team variant: Schools of two, seated alternately, share Experience "
                          "(4 or 6 players)",
+        "stalemate": "house rule: 20 Rounds in which no Fish's Damage climbs and none Adapts end "
+                     "the match in a tie",
     }
     # more than 30 attributes: all in slots, one added in __init__ too (docs/engines.md says why)
     __slots__ = ("game", "tables", "caps", "toxic_bonus", "max_poison", "bait_cost", "leth_cap",

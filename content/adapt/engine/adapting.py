@@ -171,9 +171,11 @@ class AdaptingMixin:
         self._adapt(st, p, c)
 
     # -- Random Selection ---------------------------------------------------------------------------
-    def _rs_roll(self, st, p, resume):
-        """Adapt by Random Selection; True if it waits for a "card of your choice"."""
-        roll = self._roll(st, PERCENTILE)
+    def _rs_roll(self, st, p, resume, roll=None):
+        """Adapt by Random Selection (with `roll`, the opening's: the roll that set the order;
+        else a new percentile roll); True if it waits for a "card of your choice"."""
+        if roll is None:
+            roll = self._roll(st, PERCENTILE)
         chart = st.cfg.chart
         for row in chart:
             if roll <= row[0]:

@@ -70,9 +70,14 @@ class AttacksMixin:
             if total > surv:
                 dmg = total - surv + leth
                 result = "hit"
-            elif total == surv or crit:
+            elif total == surv:
                 dmg = self.tie_dmg + leth
                 result = "tie"
+            elif crit:
+                # A Critical hits whatever the totals: a hit by a margin of 0 deals its Lethality
+                # (and the d4 below), with none of a tie's Damage or Experience.
+                dmg = leth
+                result = "hit"
             else:
                 gained = surv - total
                 if gained > self.miss_cap:

@@ -82,12 +82,12 @@ def unpack_numerals(raw: int) -> list:
     return out
 
 
-def _longest_cooldowns(cd: tuple, card: tuple) -> tuple:
-    """The Cooldowns `cd` with a card's (special action, Cooldown) pairs: the longer of each."""
+def _added_cooldowns(cd: tuple, card: tuple) -> tuple:
+    """The Cooldowns `cd` with a card's (special action, Cooldown) pairs added: like every
+    ability with a numeral, Cooldown totals across the cards that print it with that Action."""
     out = list(cd)
     for i, x in card:
-        if x > out[i]:
-            out[i] = x
+        out[i] += x
     return tuple(out)
 
 
@@ -278,13 +278,13 @@ class CardsMixin:
                         flags |= fic[0]
                         imm |= fic[1]
                         if fic[2]:
-                            cd = _longest_cooldowns(cd, fic[2])
+                            cd = _added_cooldowns(cd, fic[2])
             s.cd = cd
         elif fic1:
             flags = was | fic1[0]
             imm = s.rimm | fic1[1]
             if fic1[2]:
-                s.cd = _longest_cooldowns(s.cd, fic1[2])
+                s.cd = _added_cooldowns(s.cd, fic1[2])
         if flags != was:
             s.flags = flags
             s.smart, s.sneaky, s.crit, s.electro, s.school = FLAG_FIELDS[flags]

@@ -51,7 +51,8 @@ class ChecksMixin:
                     out.append(f"fish {p}: a part at the wrong location")
         if st.alive != alive or st.air & alive != air:
             out.append("the alive or airborne bit masks disagree with the Fish")
-        settled = st.over and st.win is None and st.quiet > self.stalemate * st.alive.bit_count()
+        settled = (cfg.stalemate and st.over and st.win is None
+                   and st.quiet > self.stalemate * st.alive.bit_count())
         if st.over != (len(alive_teams) <= 1) and not settled:
             out.append(f"over={st.over} with {len(alive_teams)} side(s) alive")
         if st.over:

@@ -42,7 +42,7 @@ IMMUNE_BITS = {"Poison": IM_POISON, "Stun": IM_STUN, "Shock": IM_SHOCK, "School"
 NUMERALS = ("Armor", "Bait", "Counter Attack", "Counter Poison", "Fear", "Hide", "Jump",
             "Poisonous", "Ram", "Regeneration", "Shock", "Stun")
 FLAGS = ("Amphibious", "Critical", "Electroreception", "School", "Smart", "Sneaky", "Toxic")
-DEFAULT_CAPS = {"Armor": 2, "Bait": 10, "Counter Attack": 3, "Counter Poison": 10, "Fear": 4,
+DEFAULT_CAPS = {"Armor": 2, "Bait": 10, "Counter Attack": 3, "Counter Poison": 10, "Fear": 10,
                 "Hide": 4, "Jump": 3, "Poisonous": 10, "Ram": 5, "Regeneration": 2, "Shock": 2,
                 "Stun": 10}
 NO_CAP = 1 << 62               # the effective cap of a numeral whose cap is 0 (none)

@@ -100,7 +100,9 @@ class LegalMixin:
             if ph == P_SECOND:
                 acts.append(END)
             elif not acts:
-                acts = [PASS if f.jump > 0 else RANDOM]
+                # Nothing to Buy or Adapt: in the air it passes; Stunned it may Adapt by Random
+                # Selection or let the Turn go.
+                acts = [PASS] if f.jump > 0 else [RANDOM, PASS]
             st.legal = acts
             return acts
         if strike:
@@ -126,7 +128,8 @@ class LegalMixin:
             for q in RIVALS[st.alive][p]:
                 g = fish[q]
                 if bm & (g.hold or self._hold(cfg, g))[1]:
-                    acts = st.legal = acts or [RANDOM]
+                    # (no Action at all: it may Adapt by Random Selection or let the Turn go)
+                    acts = st.legal = acts or [RANDOM, PASS]
                     return acts
         acts.append(WIPE)
         st.legal = acts

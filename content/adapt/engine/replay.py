@@ -47,7 +47,7 @@ class ReplayMixin:
         if kind == "jump":
             return f"{who} jumps for {action[1]} round(s)"
         return {"hide": f"{who} hides", "wipe": f"{who} wipes the Gene Stream",
-                "random": f"{who} adapts by Random Selection", "pass": f"{who} passes (airborne)",
+                "random": f"{who} adapts by Random Selection", "pass": f"{who} passes",
                 "end": f"{who} ends the Turn"}.get(kind, repr(action))
 
     def card_of(self, st, action):
@@ -120,7 +120,7 @@ def outcome_words(engine, before, after, action) -> str:
     if after.over and not before.over:
         w = after.win
         if w is None:
-            settled = bool(after.alive)          # (a Fish still swims: the stalemate rule)
+            settled = bool(after.alive)          # (a Fish still swims: the stalemate variant)
             lines.append("the sea has settled: no Damage and no Adapting for "
                          f"{engine.stalemate} Rounds, a draw" if settled
                          else "the last Fish are defeated together: a draw")

@@ -58,7 +58,7 @@ class ScenariosMixin:
             f.stun = bool(spec.get("stunned", False))
             f.hide = int(spec.get("hiding", 0))
             f.jump = int(spec.get("jumping", 0))
-            f.jlen = int(spec.get("jump_length", f.jump))
+            f.jlen = int(spec.get("jump_value", f.jump))
             f.splash = bool(spec.get("splash", False))
             b = spec.get("baited_by")
             f.bait = NOBODY if b is None else int(b)

@@ -129,7 +129,7 @@ class SetupsMixin:
     # -- configuration --------------------------------------------------------------------------
     def _config(self, players, variants, seats=None) -> Config:
         t = self.tables
-        unknown = set(variants) - {"kids", "sailfish", "school-battle", "multi-auto-adapt"}
+        unknown = set(variants) - set(type(self).variants)
         if unknown:
             raise RuleConflict(f"variants the engine does not play: {', '.join(sorted(unknown))}")
         if not 2 <= players <= MAX_FISH:
@@ -183,6 +183,8 @@ class SetupsMixin:
             cfg.team = tuple(range(players))
             cfg.cap = self.exp_cap
         cfg.multi = "multi-auto-adapt" in variants
+        # The house rule that ends a settled sea in a tie (the published rules have no such end).
+        cfg.stalemate = "stalemate" in variants
         # A Turn's Experience that stays below this triggers nothing (no Auto-Adapt, no School
         # pool filling up), so it is added without the _gain checks.
         cfg.plain_gain_below = -1 if cfg.school_battle else self.auto_at

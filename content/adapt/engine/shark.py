@@ -99,6 +99,8 @@ class SharkBot:
             return 0.8 if f.dmg * 2 > f.s.hp and action[1] == f.s.jump else -0.5
         if kind == "bait":
             return 0.4
+        if kind == "random":
+            return 0.5          # a card or 4 Experience beats letting the Turn go ("pass")
         return 0.0
 
     def card_value(self, st, f, c, waiting=True) -> float:
@@ -127,8 +129,10 @@ class SharkBot:
                 total = face + fer
                 if total > sd.surv:
                     total_dmg += max(0, total - sd.surv + leth - sd.armor)
-                elif total == sd.surv or (sa.crit and sa.die and face == die):
+                elif total == sd.surv:
                     total_dmg += max(0, 1 + leth - sd.armor)
+                elif sa.crit and sa.die and face == die:
+                    total_dmg += max(0, leth - sd.armor)     # a Critical hits by a margin of 0
                 else:
                     total_dmg -= 0.15 * min(sd.surv - total, 5)   # a miss pays Experience
             dmg = total_dmg / die

@@ -87,7 +87,7 @@ class Config:
                  "skipcost", "blev", "ilev", "icost", "iloc", "ids", "iadapt", "iname",
                  "team", "nteams", "school_battle", "multi", "ct", "seats", "variants", "total",
                  "bbit", "above", "body_at", "price", "fullprice", "buyprice", "adaptprice", "foes",
-                 "islot", "ischool", "plain_gain_below", "exp_start", "bare_hold")
+                 "islot", "ischool", "plain_gain_below", "exp_start", "bare_hold", "stalemate")
 
 
 class AdaptState:
@@ -150,7 +150,8 @@ def new_state(cfg, rng, guppy) -> AdaptState:
     st.first = 0
     st.rslog = []                   # the Random Selections: (fish, roll, result, card, outcome)
     st.rolls = []                   # the opening percentile rolls, by seat
-    st.quiet = 0                    # Turns since a Fish's Damage climbed or a Fish Adapted
+    st.quiet = 0                    # Turns since a Fish's Damage climbed or a Fish Adapted (the
+                                    # stalemate variant's count; without it, never read)
     st.alive = (1 << cfg.n) - 1     # the living Fish, as bits
     st.air = 0                      # the Fish in the air (jumping), as bits
     return st
@@ -168,7 +169,7 @@ def new_fish(guppy) -> Fish:
     f.stun = False
     f.hide = 0                      # the Hide score attackers roll against until its next Turn
     f.jump = 0                      # Rounds left in the air
-    f.jlen = 0                      # the Rounds of its Jump
+    f.jlen = 0                      # the Jump score when it Jumped (its Cooldown is this + 1)
     f.splash = False                # landed this Turn
     f.cd = [0] * N_SA               # Cooldowns, by Special Action
     f.bait = NOBODY                 # the Fish that Baited it

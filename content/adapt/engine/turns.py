@@ -79,12 +79,16 @@ class TurnsMixin:
         self._setup_next(st)
 
     def _setup_next(self, st):
+        # Each Fish applies the roll that set the order: nobody rolls a second time. The stream
+        # cycles after a card was taken; with none taken nothing expires (that happens only in a
+        # player's Turn).
         while st.queue:
             p = st.queue.pop(0)
             st.removed = False
-            if self._rs_roll(st, p, RES_SETUP):
+            if self._rs_roll(st, p, RES_SETUP, st.rolls[p]):
                 return
-            self._cycle(st)
+            if st.removed:
+                self._cycle(st)
         self._end_turn(st, begin=st.first)
 
     def first_player(self, state) -> int:
@@ -200,7 +204,8 @@ class TurnsMixin:
             self._bait(st, p, action[1])
         elif kind == "jump":
             f = st.fish[p]
-            f.jump = f.jlen = action[1]
+            f.jump = action[1]
+            f.jlen = f.s.jump            # the Jump value its Cooldown counts from (+ 1)
             f.rare = True
             st.air |= 1 << p
             self._after_action(st)
@@ -220,7 +225,8 @@ class TurnsMixin:
     def _resume(self, st):
         r = st.resume
         if r == RES_SETUP:
-            self._cycle(st)
+            if st.removed:
+                self._cycle(st)
             self._setup_next(st)
         elif r == RES_END:
             self._end_turn(st)
@@ -277,8 +283,11 @@ class TurnsMixin:
             st.blocked = 0
             st.turnno += 1
             quiet = st.quiet = st.quiet + 1
-            if quiet > self.settle_min and quiet > self.stalemate * st.alive.bit_count():
-                # No Damage and no Adapting for that many Rounds: the sea has settled, a tie.
+            if (quiet > self.settle_min and cfg.stalemate
+                    and quiet > self.stalemate * st.alive.bit_count()):
+                # The stalemate house rule: no Damage and no Adapting for that many Rounds, the
+                # sea has settled, a tie. (The published rules have no such end: without the
+                # variant a match that never ends runs into the simulator's action cap.)
                 st.over = True
                 st.win = None
                 st.phase = P_OVER
@@ -308,7 +317,9 @@ class TurnsMixin:
                     self._gain(st, p, gain)
             if cfg.school_battle:
                 tm = cfg.team[p]
-                if st.rsdue[tm]:
+                if st.rsdue[tm] and f.jump <= 0:
+                    # (a Fish in the air may not Adapt by Random Selection: it waits for the
+                    # School's next Fish to start a Turn in the water)
                     st.rsdue[tm] = False
                     self._rs_roll(st, p, RES_ACTION)
             return
