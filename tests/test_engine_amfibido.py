@@ -521,8 +521,33 @@ def test_combo_moves_leave_with_a_retired_fighter(engine):
         {"hand": ["Cane Toad"], "dojos": [{"fighter": "Tree Frog",
                                            "combos": ["Spinning Backfist", "Jab"]}]}, {}]})
     obs = do(engine, st, ["field", "Cane Toad", 1])
-    assert obs["p0"]["knockout"] == ["Spinning Backfist"]
+    # the plain move is discarded at once; the boomerang one waits for the end of the round
+    assert obs["p0"]["knockout"] == [] and obs["p0"]["set_aside"] == ["Spinning Backfist"]
     assert obs["discard"] == ["Jab", "Tree Frog"]
+    obs = do(engine, st, "pass", "pass")
+    assert obs["round"] == 3 and obs["p0"]["set_aside"] == []
+    assert obs["p0"]["knockout"] == ["Spinning Backfist"] and "Spinning Backfist" not in obs["p0"]["hand"]
+    while engine.observe(st)["phase"] == "draft":
+        do(engine, st, list(engine.legal_actions(st)[0]))
+    obs = do(engine, st, "pass", "pass")
+    assert obs["round"] == 4 and "Spinning Backfist" in obs["p0"]["hand"]
+
+
+def test_a_boomerang_move_set_aside_is_not_in_the_knockout_pile(engine):
+    # Tactical Retreat takes the fighter home: its boomerang move is set aside, out of Second
+    # Wind's reach, and only reaches the knockout pile at the end of the round
+    st = make(engine, {"round": 4, "players": [
+        {"hand": ["Tactical Retreat", "Second Wind"],
+         "dojos": [{"fighter": "Goliath Frog", "combos": ["Spinning Hook Kick"]}]}, {}]})
+    do(engine, st, ["play", "Tactical Retreat", "F1"])
+    while engine.observe(st)["pending"]:            # the card it draws: any active level
+        do(engine, st, list(engine.legal_actions(st)[0]))
+    obs = do(engine, st, "pass")                    # Player 2 passes; Player 1 is to move
+    assert obs["to_move"] == 0 and obs["p0"]["knockout"] == []
+    assert obs["p0"]["set_aside"] == ["Spinning Hook Kick"] and "Goliath Frog" in obs["p0"]["hand"]
+    assert not legal(engine, st, ["play", "Second Wind", "Spinning Hook Kick"])
+    obs = do(engine, st, "pass")
+    assert obs["round"] == 5 and obs["p0"]["knockout"] == ["Spinning Hook Kick"]
 
 
 def test_still_water_starts_after_a_drawn_round(engine):
@@ -601,7 +626,9 @@ def test_outcome_of_a_fighter_replaced_with_a_boomerang_move(engine):
                                            "combos": ["Spinning Backfist", "Jab"]}]}, {}]})
     assert outcome(engine, st, ["field", "Cane Toad", 1]) == [
         "P1's Tree Frog (dojo 1) is retired to the discard pile",
-        "boomerang: P1's Spinning Backfist goes to the knockout pile"]
+        "boomerang: P1's Spinning Backfist is set aside until the end of the round"]
+    do(engine, st, "pass")
+    assert "boomerang: P1's Spinning Backfist goes to the knockout pile" in outcome(engine, st, "pass")
 
 
 def test_outcome_of_end_of_round_abilities(engine):

@@ -24,7 +24,8 @@ The match, as the engine plays it (content/amfibido/game.yaml `tables` holds the
   is a draw. 4 round wins end the game; after round 12 more round wins takes it (equal: draw).
 - End of round, in the rulebook's order: end-of-round abilities (a player chooses when two of
   their own apply to one fighter, or whether to use a "may"); knockout piles go back to hand;
-  combo moves are discarded (boomerang ones go to the knockout pile); losing fighters go back to
+  combo moves are discarded (boomerang ones go to the knockout pile, with those set aside when
+  their fighter left the dojos during the round); losing fighters go back to
   hand, or to the knockout pile if knocked out; winners and draws stay. The round winner starts
   the next round; after a drawn round the player who did not start does.
 - Keywords: Transform (retire; reveal the next level's deck, level V stays at V, until a card of
@@ -84,6 +85,7 @@ level decks with the scenario seed)::
     players:              # a list of two mappings (player 0, player 1)
       - hand: [Jab, Tree Frog]
         knockout: []
+        set_aside: []     # boomerang moves whose fighter left the dojos this round
         sensei: Master Ripple
         draft: []         # phase draft: the cards dealt to this player
         used: []          # names of cards whose action ability was used this round
@@ -97,7 +99,8 @@ Observe (what `expect:` is compared against)::
     round, phase (sensei|draft|field|end of round|over), to_move (-1 once over), starting, first,
     scores: [p0, p1], over, winner (0 | 1 | "draw" | null), passed: [p0, p1],
     pending (null, or "target" | "cost" | "discard" | "retire equipment" | "end of round"),
-    p0 / p1: {hand (sorted names), hand_size, knockout (sorted), sensei, draft (sorted),
+    p0 / p1: {hand (sorted names), hand_size, knockout (sorted), set_aside (sorted: boomerang
+              moves waiting for the end of the round), sensei, draft (sorted),
               dojos: {1: {fighter, equipment: [...], combos: [...], fighting (the card fighting
               there: the fighter, or a Komodo Dragon from another dojo), power (total power if
               the fight were now; null without a fighter), knockout (it would knock out a beaten

@@ -37,6 +37,10 @@ class ChecksMixin:
         for p in (0, 1):
             seen += st.hand[p]
             seen += st.ko[p]
+            seen += st.ko_new[p]
+            seen += st.aside[p]
+            if (st.ko_new[p] or st.aside[p]) and st.phase not in (FIELD, EOR, OVER):
+                problems.append(f"player {p} still has cards waiting for the end of the last round")
             seen += st.draft[p]
             F = st.fighter[p]
             for d in R3:

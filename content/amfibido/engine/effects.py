@@ -205,7 +205,9 @@ class EffectsMixin:
         return found
 
     def _leave(self, st, p, d, dest):
-        """The fighter of dojo d leaves during the field phase; its combo moves go with it."""
+        """The fighter of dojo d leaves its dojo before the round's cleanup; its combo moves go
+        with it: discarded, except boomerang ones, which are set aside until the end of the round
+        and only then go to the knockout pile (so they sit out the whole next round)."""
         c = st.fighter[p][d]
         st.fighter[p][d] = -1                # = NO_CARD
         dest.append(c)
@@ -213,7 +215,7 @@ class EffectsMixin:
         if C:
             info = st.box.info
             for m in C:
-                (st.ko[p] if info[m].boom else st.discard).append(m)
+                (st.aside[p] if info[m].boom else st.discard).append(m)
             st.combos[p][d] = []
         self._cleanup(st, c)
 

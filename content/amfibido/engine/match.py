@@ -125,6 +125,8 @@ class MatchMixin:
         n.discard = st.discard[:]
         n.hand = [st.hand[0][:], st.hand[1][:]]
         n.ko = [st.ko[0][:], st.ko[1][:]]
+        n.ko_new = [st.ko_new[0][:], st.ko_new[1][:]]
+        n.aside = [st.aside[0][:], st.aside[1][:]]
         n.fighter = [st.fighter[0][:], st.fighter[1][:]]
         e0, e1 = st.equip
         n.equip = [[e0[0][:], e0[1][:], e0[2][:]], [e1[0][:], e1[1][:], e1[2][:]]]
@@ -147,4 +149,6 @@ class MatchMixin:
         n.rwin = st.rwin
         n.eor_stage = st.eor_stage
         n.legal = st.legal
+        n.limit = st.limit
+        n.stays = st.stays
         return n

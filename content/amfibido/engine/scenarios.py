@@ -55,6 +55,8 @@ class ScenarioMixin:
             pl = pl or {}
             st.hand[p] = [take(n) for n in pl.get("hand") or []]
             st.ko[p] = [take(n) for n in pl.get("knockout") or []]
+            st.ko_new[p] = [take(n) for n in pl.get("knockout_this_round") or []]
+            st.aside[p] = [take(n) for n in pl.get("set_aside") or []]
             st.draft[p] = [take(n) for n in pl.get("draft") or []]
             if pl.get("sensei"):
                 st.sensei[p] = take(pl["sensei"])
@@ -175,7 +177,8 @@ class ScenarioMixin:
             out[f"p{p}"] = {
                 "hand": names(st.hand[p]),
                 "hand_size": len(st.hand[p]),
-                "knockout": names(st.ko[p]),
+                "knockout": names(st.ko[p] + st.ko_new[p]),
+                "set_aside": names(st.aside[p]),
                 "sensei": info[s].name if s >= 0 else None,
                 "draft": names(st.draft[p]),
                 "dojos": dojos,
