@@ -550,6 +550,35 @@ def test_a_boomerang_move_set_aside_is_not_in_the_knockout_pile(engine):
     assert obs["round"] == 5 and obs["p0"]["knockout"] == ["Spinning Hook Kick"]
 
 
+def test_a_card_paid_into_the_knockout_pile_sits_out_the_next_round(engine):
+    st = make(engine, {"round": 2, "players": [
+        {"sensei": "Sensei Drift", "hand": ["Jab", "Second Wind"], "knockout": ["Cane Toad"],
+         "dojos": [{"fighter": "Tree Frog"}]}, {}]})
+    do(engine, st, ["ability", "S", "F1", "F2"], ["choose", "Jab"])
+    obs = do(engine, st, "pass")
+    assert obs["p0"]["knockout"] == ["Cane Toad", "Jab"] and obs["p0"]["hand"] == ["Second Wind"]
+    # Second Wind reaches both cards of the pile
+    assert legal(engine, st, ["play", "Second Wind", "Jab"])
+    assert legal(engine, st, ["play", "Second Wind", "Cane Toad"])
+    obs = do(engine, st, "pass")
+    # the toad sat out round 2 and comes back; the Jab arrived in round 2 and sits out round 3
+    assert obs["round"] == 3 and obs["p0"]["knockout"] == ["Jab"]
+    assert "Cane Toad" in obs["p0"]["hand"] and "Jab" not in obs["p0"]["hand"]
+    while engine.observe(st)["phase"] == "draft":
+        do(engine, st, list(engine.legal_actions(st)[0]))
+    obs = do(engine, st, "pass", "pass")
+    assert obs["round"] == 4 and obs["p0"]["knockout"] == [] and "Jab" in obs["p0"]["hand"]
+
+
+def test_pond_of_renewal_returns_the_whole_knockout_pile(engine):
+    st = make(engine, {"round": 6, "players": [
+        {"sensei": "Sensei Drift", "hand": ["Jab", "Pond of Renewal"], "knockout": ["Cane Toad"],
+         "dojos": [{"fighter": "Tree Frog"}]}, {}]})
+    do(engine, st, ["ability", "S", "F1", "F2"], ["choose", "Jab"], "pass")
+    obs = do(engine, st, ["play", "Pond of Renewal"])
+    assert obs["p0"]["knockout"] == [] and obs["p0"]["hand"] == ["Cane Toad", "Jab"]
+
+
 def test_still_water_starts_after_a_drawn_round(engine):
     st = make(engine, {"starting": 1, "players": [{}, {"sensei": "Sensei Still Water"}]})
     obs = do(engine, st, "pass", "pass")

@@ -186,7 +186,8 @@ class ActionsMixin:
 
     def _pay(self, st, p, cost, c):
         st.hand[p].remove(c)
-        (st.discard if cost == C_DISCARD else st.ko[p]).append(c)
+        # a card put in the knockout pile now sits out the next round (see AState.ko_new)
+        (st.discard if cost == C_DISCARD else st.ko_new[p]).append(c)
 
     def _resolve_pending(self, st, a):
         pe = st.pend.pop(0)
@@ -199,7 +200,7 @@ class ActionsMixin:
         elif kind == P_COST:
             p, cost, (steps, src, opt) = pe[1], pe[2], pe[3]
             c = self._take(st.hand[p], self.d_of[a[1]], st.box.dof)
-            (st.discard if cost == C_DISCARD else st.ko[p]).append(c)
+            (st.discard if cost == C_DISCARD else st.ko_new[p]).append(c)
             self._exec(st, p, steps, 0, src, opt, steps[0].count, True, ())
         elif kind == P_DISCARD:
             p, n = pe[1], pe[2]

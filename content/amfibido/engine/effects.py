@@ -64,12 +64,15 @@ class EffectsMixin:
                 st.hand[p].append(c)
             return c
         if v == V_KORET:
-            ko = st.ko[p]
+            ko, ko_new = st.ko[p], st.ko_new[p]
             if sel == S_KO_ALL:
-                st.hand[p].extend(ko)
+                st.hand[p] += ko + ko_new
                 ko.clear()
+                ko_new.clear()
                 return -1
-            c = self._take(ko, self.d_of[opt[0]], st.box.dof)
+            d = self.d_of[opt[0]]
+            dof = st.box.dof
+            c = self._take(ko if any(dof[x] == d for x in ko) else ko_new, d, dof)
             st.hand[p].append(c)
             return c
         if v == V_TOHAND:
