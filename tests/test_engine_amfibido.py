@@ -138,15 +138,27 @@ def test_invariants_hold_after_every_step_and_every_match_ends(engine):
     for seed in range(240):
         st, steps, _ = random_match(engine, setups[seed % len(setups)], seed, check=check)
         w = engine.winner(st)
-        score = st.score
         assert engine.current_player(st) == -1 and engine.legal_actions(st) == []
-        if w is None:
-            assert score[0] == score[1] and st.round == engine.round_limit
-        else:
-            assert score[w] > score[1 - w]
-            assert score[w] == engine.wins_needed or st.round == engine.round_limit
+        # the published game has no drawn match: it ends only with a fourth round win
+        assert w is not None and st.score[w] == engine.wins_needed > st.score[1 - w]
         ends.add(w)
-    assert ends >= {0, 1}
+    assert ends == {0, 1}
+
+
+def test_invariants_hold_under_the_house_variants(engine):
+    setups = engine.setups(variants=("round-limit",))
+    assert all(s.options["round_limit"] == engine.round_limit for s in setups)
+    ends = set()
+    for seed in range(120):
+        st, _, _ = random_match(engine, setups[seed % len(setups)], seed,
+                                check=lambda st, seed, step: not engine.invariants(st) or
+                                pytest.fail(f"{seed} {step} {engine.invariants(st)}"))
+        w = engine.winner(st)
+        assert st.round <= engine.round_limit
+        if st.round < engine.round_limit:
+            assert w is not None and st.score[w] == engine.wins_needed
+        ends.add(w)
+    assert {0, 1} <= ends
 
 
 def test_clone_is_independent(engine):
@@ -299,10 +311,24 @@ def test_four_round_wins_end_the_game(engine):
 
 
 @pytest.mark.parametrize("scores, winner", [([2, 1], 0), ([2, 2], None)])
-def test_round_limit(engine, scores, winner):
-    st = make(engine, {"round": engine.round_limit, "scores": scores})
-    do(engine, st, "pass", "pass")
+def test_round_limit_variant(engine, scores, winner):
+    setup = {"round": engine.round_limit, "scores": scores, "variants": ["round-limit"]}
+    st = make(engine, setup)
+    obs = do(engine, st, "pass", "pass")
     assert engine.is_over(st) and engine.winner(st) == winner
+    assert obs["winner"] == ("draw" if winner is None else winner)
+    # the published rules play on: a drawn round is followed by the next round
+    st = make(engine, {**setup, "variants": []})
+    obs = do(engine, st, "pass", "pass")
+    assert not engine.is_over(st) and obs["round"] == engine.round_limit + 1
+
+
+def test_the_house_variants_are_off_by_default(engine):
+    for s in engine.setups():
+        assert s.options["round_limit"] == 0 and not s.options["failed_transform_stays"]
+    first_game = engine.setups(variants=("first-game",))
+    assert [s.options["sensei"] for s in first_game] == [False, False]
+    assert all("(no sensei)" in s.label for s in first_game)
 
 
 def test_starting_player_alternates_until_both_pass(engine):

@@ -78,12 +78,16 @@ class ChecksMixin:
         if len(seen) != n or len(set(seen)) != n:
             problems.append(f"cards created or lost: {len(seen)} in zones ({len(set(seen))} "
                             f"different), the box has {n}")
-        if not 1 <= st.round <= self.round_limit:
+        if st.round < 1 or (st.limit and st.round > st.limit):
             problems.append(f"round {st.round} out of range")
         if st.phase == OVER:
             r = st.result
-            if r >= 0 and st.score[r] < self.wins_needed and st.round < self.round_limit:
-                problems.append("the game ended without 4 round wins before the round limit")
+            if st.score[0] < self.wins_needed and st.score[1] < self.wins_needed and \
+                    not (st.limit and st.round == st.limit):
+                problems.append("the game ended without 4 round wins"
+                                + (" before the round limit" if st.limit else ""))
+            if r == DRAWN and not st.limit:
+                problems.append("a drawn game, which only the round-limit variant has")
             if r >= 0 and st.score[r] < st.score[1 - r]:
                 problems.append("the winner has fewer round wins")
             if r == DRAWN and st.score[0] != st.score[1]:

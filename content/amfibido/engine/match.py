@@ -33,15 +33,26 @@ class MatchMixin:
             counts: dict[str, int] = {}
             for entry, count in deck.counted_entries():
                 counts[entry.card.name] = counts.get(entry.card.name, 0) + count
-            sensei = any(self.by_name[n].type == SENSEI for n in counts if n in self.by_name)
+            asked = (*deck.variants, *variants)
+            sensei = "first-game" not in asked and any(
+                self.by_name[n].type == SENSEI for n in counts if n in self.by_name)
             label = deck.name + (" (with sensei)" if sensei else " (no sensei)")
             out.append(Setup(label=label, seats=["Player 1", "Player 2"],
-                             options={"box": counts, "sensei": sensei}, cards=frozenset(counts)))
+                             options={"box": counts, "sensei": sensei, **self._rules(asked)},
+                             cards=frozenset(counts)))
         if not out:
             counts = {c.name: c.copies for c in self.game.cards.values()}
-            out.append(Setup(label="Full box (with sensei)", seats=["Player 1", "Player 2"],
-                             options={"box": counts, "sensei": True}, cards=frozenset(counts)))
+            sensei = "first-game" not in variants
+            out.append(Setup(label="Full box" + (" (with sensei)" if sensei else " (no sensei)"),
+                             seats=["Player 1", "Player 2"],
+                             options={"box": counts, "sensei": sensei, **self._rules(variants)},
+                             cards=frozenset(counts)))
         return out
+
+    def _rules(self, variants) -> dict:
+        """The Setup options of the house variants asked for (none: the published rules)."""
+        return {"round_limit": self.round_limit if "round-limit" in variants else 0,
+                "failed_transform_stays": "failed-transform-stays" in variants}
 
     def _box(self, counts: dict[str, int], label: str) -> Box:
         # The same counts mapping comes back every match: remember it by identity (and check
@@ -68,6 +79,8 @@ class MatchMixin:
         st.rng = rng
         st.box = box
         st.seq = [0] * box.n
+        st.limit = int(opts.get("round_limit") or 0)
+        st.stays = bool(opts.get("failed_transform_stays"))
         for lv in LEVELS:
             deck = list(box.levels[lv])
             _shuffle(rng, deck)

@@ -164,7 +164,8 @@ class RoundsMixin:
                 st.over = True
                 st.result = rw
                 return
-        if st.round >= self.round_limit:
+        if st.limit and st.round >= st.limit:
+            # the round-limit house variant: the published game goes on until 4 round wins
             st.phase = OVER
             st.over = True
             a, b = st.score

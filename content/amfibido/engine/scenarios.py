@@ -50,6 +50,9 @@ class ScenarioMixin:
         st.turn = int(setup.get("turn", st.start))
         st.score = [int(x) for x in setup.get("scores", [0, 0])]
         st.passed = [bool(x) for x in setup.get("passed", [False, False])]
+        rules = self._rules(tuple(setup.get("variants") or ()))
+        st.limit = rules["round_limit"]
+        st.stays = rules["failed_transform_stays"]
         players = setup.get("players") or [{}, {}]
         for p, pl in enumerate(players):
             pl = pl or {}
