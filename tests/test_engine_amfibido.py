@@ -397,6 +397,30 @@ def test_transform_puts_revealed_cards_on_the_bottom(engine):
     assert obs["discard"] == ["African Bullfrog", "Final Metamorphosis", "Monk's Spade"]
 
 
+LEVEL_II_FIGHTERS = ["Leopard Frog", "Leopard Frog", "Cane Toad", "Cane Toad", "Fire Salamander",
+                     "Fire Salamander", "Spectacled Caiman", "Spectacled Caiman", "Painted Turtle",
+                     "Painted Turtle", "Corn Snake", "Corn Snake", "Frilled Lizard"]
+
+
+@pytest.mark.parametrize("variants", [[], ["failed-transform-stays"]])
+def test_a_fighter_whose_transform_finds_nothing(engine, variants):
+    # every level II fighter is in the opponent's hand: Metamorphosis finds none
+    st = make(engine, {"round": 2, "variants": variants, "players": [
+        {"hand": ["Metamorphosis"], "dojos": [{"fighter": "Tree Frog",
+                                                "combos": ["Jab", "Knife-Hand Chop"]}]},
+        {"hand": LEVEL_II_FIGHTERS}]})
+    obs = do(engine, st, ["play", "Metamorphosis", "F1"])
+    dojo = obs["p0"]["dojos"][1]
+    if not variants:        # published: retired first, and nothing takes its place
+        assert dojo["fighter"] is None and dojo["combos"] == []
+        assert obs["discard"] == ["Jab", "Metamorphosis", "Tree Frog"]
+        assert obs["p0"]["set_aside"] == ["Knife-Hand Chop"]
+    else:                   # the house variant: it stays, with its combo moves
+        assert dojo["fighter"] == "Tree Frog" and dojo["combos"] == ["Jab", "Knife-Hand Chop"]
+        assert obs["discard"] == ["Metamorphosis"]
+    assert obs["decks"][2] == 27 - len(LEVEL_II_FIGHTERS)     # every card turned over goes back
+
+
 def test_broken_box_transform_is_a_rule_conflict(tmp_path):
     BROKEN = borrowed_engine("broken-amfibido", tmp_path)
     broken = load_game(BROKEN)

@@ -36,9 +36,10 @@ The match, as the engine plays it (content/amfibido/game.yaml `tables` holds the
   the next round; after a drawn round the player who did not start does.
 - Keywords: Transform (retire; reveal the next level's deck, level V stays at V, until a card of
   the same type shows; the rest go to the bottom in random order; it keeps its combo moves and
-  does not enter the dojo; no such card available: it stays; none in the whole box:
-  RuleConflict), Knockout, Boomerang, Switcheroo (move to another of your dojos, swapping with
-  a card of the same type there; a moved fighter enters its new dojo, its combo moves follow it),
+  does not enter the dojo; no such card available: it stays retired and its place empty, or with
+  the failed-transform-stays variant it stays where it was; none in the whole box:
+  RuleConflict), Knockout, Boomerang, Switcheroo (move to another of your dojos, swapping with a
+  card of the same type there; a moved fighter enters its new dojo, its combo moves follow it),
   Neutralize (text and action ability ignored, printed power still counts; mutual neutralizers:
   the one that came into play last wins).
 
@@ -146,6 +147,8 @@ class AmfibidoEngine(CardsMixin, MatchMixin, LegalMixin, ActionsMixin, EffectsMi
         "first-game": "the first game: the sensei stay in the box",
         "round-limit": "house rule: after tables.round_limit rounds the player with more round "
                        "wins takes the match, equal wins a draw",
+        "failed-transform-stays": "house rule: a transform that finds no card of its type leaves "
+                                  "the card where it was instead of retired",
     }
     # more than 30 attributes: all in slots, one added in __init__ too (docs/engines.md says why)
     __slots__ = ("game", "wins_needed", "active", "last_table_round", "round_limit", "deal", "plans",

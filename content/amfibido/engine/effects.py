@@ -189,6 +189,16 @@ class EffectsMixin:
                     f"{oi.name} (level {ROMAN.get(oi.level, oi.level)}) must transform into a "
                     f"level {ROMAN[nl]} {TYPE_NAMES[typ]}, but the box has no {other}level "
                     f"{ROMAN[nl]} {TYPE_NAMES[typ]}")
+            if st.stays:                # the failed-transform-stays house variant
+                return old
+            # the card was retired before the search, and nothing takes its place
+            if kind == 0:
+                self._leave(st, p, d, st.discard)
+                self._check_cap(st, p, d, trig)
+            else:
+                del st.equip[p][d][k]
+                st.discard.append(old)
+                self._cleanup(st, old)
             return old
         if kind == 0:
             st.fighter[p][d] = found
