@@ -421,6 +421,16 @@ def test_a_fighter_whose_transform_finds_nothing(engine, variants):
     assert obs["decks"][2] == 27 - len(LEVEL_II_FIGHTERS)     # every card turned over goes back
 
 
+def test_an_action_card_reaches_the_discard_pile_once_resolved(engine):
+    st = make(engine, {"round": 4, "players": [
+        {"hand": ["Tactical Retreat"], "dojos": [{"fighter": "Goliath Frog"}]}, {}]})
+    obs = do(engine, st, ["play", "Tactical Retreat", "F1"])
+    assert obs["resolving"] == ["Tactical Retreat"] and obs["pending"] == "target"
+    obs = do(engine, st, ["choose", 4])
+    assert obs["resolving"] == [] and obs["discard"] == ["Tactical Retreat"]
+    assert obs["pending"] is None and obs["to_move"] == 1 and obs["p0"]["hand_size"] == 2
+
+
 def test_broken_box_transform_is_a_rule_conflict(tmp_path):
     BROKEN = borrowed_engine("broken-amfibido", tmp_path)
     broken = load_game(BROKEN)

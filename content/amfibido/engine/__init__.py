@@ -113,7 +113,9 @@ Observe (what `expect:` is compared against)::
               the fight were now; null without a fighter), knockout (it would knock out a beaten
               opponent), neutralized (sorted names of its neutralized cards)}, 2: ..., 3: ...},
               powers: [dojo 1, dojo 2, dojo 3]},
-    discard (sorted), decks: {1: size, ..., 5: size}, deck_tops: {level: top card or null},
+    discard (sorted), resolving (the action card whose effect still waits for a choice: it goes to
+    the discard pile once resolved), decks: {1: size, ..., 5: size}, deck_tops: {level: top card
+    or null},
     last_round (null, or {results: {p0: [win|lose|draw x3], p1: [...]}, powers: {p0, p1},
                 winner: 0 | 1 | "draw", knocked_out: {p0: [names], p1: [names]}})
 """

@@ -52,7 +52,8 @@ class ActionsMixin:
                 ci = self.by_name[action[1]]
                 c = self._take(st.hand[p], ci.d, st.box.dof)
                 self._exec(st, p, ci.steps, 0, None, action[2:], ci.steps[0].count, True, ())
-                st.discard.append(c)    # resolved first, then discarded
+                # resolved first, then discarded: with choices still to make, once they are made
+                (st.resolving if st.pend else st.discard).append(c)
             elif kind == "ability":
                 self._ability(st, p, action[1], action[2:])
             if not st.pend:
@@ -246,6 +247,9 @@ class ActionsMixin:
         if st.phase == FIELD:
             if st.pend and not self._drain(st):
                 return
+            if st.resolving:
+                st.discard += st.resolving
+                st.resolving = []
             p = st.turn
             o = 1 - p
             if not st.passed[o]:

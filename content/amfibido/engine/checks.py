@@ -28,7 +28,9 @@ class ChecksMixin:
     def invariants(self, st) -> list[str]:
         info = st.box.info
         problems = []
-        seen = st.sdeck + st.discard
+        seen = st.sdeck + st.discard + st.resolving
+        if st.resolving and not st.pend:
+            problems.append("an action card still resolving with no choice left to make")
         for lv in LEVELS:
             deck = st.decks[lv]
             seen += deck

@@ -136,6 +136,7 @@ class MatchMixin:
         n.decks = [d[:] for d in st.decks]
         n.sdeck = st.sdeck[:]
         n.discard = st.discard[:]
+        n.resolving = st.resolving[:]
         n.hand = [st.hand[0][:], st.hand[1][:]]
         n.ko = [st.ko[0][:], st.ko[1][:]]
         n.ko_new = [st.ko_new[0][:], st.ko_new[1][:]]

@@ -152,6 +152,7 @@ class ScenarioMixin:
             "passed": list(st.passed),
             "pending": PENDING_NAMES[st.pend[0][0]] if st.pend else None,
             "discard": names(st.discard),
+            "resolving": names(st.resolving),
             "decks": {lv: len(st.decks[lv]) for lv in LEVELS},
             "deck_tops": {lv: (info[st.decks[lv][-1]].name if st.decks[lv] else None)
                           for lv in LEVELS},

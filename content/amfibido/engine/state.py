@@ -123,7 +123,7 @@ class AState:
                  "score", "decks", "sdeck", "discard", "hand", "ko", "ko_new", "aside", "fighter",
                  "equip", "combos", "sensei", "draft", "tmp_neut", "tmp_ko", "tmp_plus", "used",
                  "seq", "nseq", "pend", "result", "last", "res", "kod", "fneut", "rwin", "eor_stage",
-                 "legal", "over", "limit", "stays")
+                 "legal", "over", "limit", "stays", "resolving")
 
     def __init__(self):
         self.rng = None
@@ -139,6 +139,7 @@ class AState:
         self.decks = [[] for _ in range(NLEVELS + 1)]  # index = level; top of a deck = end of list
         self.sdeck = []                           # sensei deck
         self.discard = []
+        self.resolving = []                       # an action card whose effect is still resolving
         self.hand = [[], []]
         # A knockout pile is ko + ko_new. ko: back to hand at the end of this round; ko_new: put
         # there during this round, so back at the end of the next one (it sits that round out).
