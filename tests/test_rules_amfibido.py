@@ -130,6 +130,7 @@ def test_draft_supply(check_deck, game, full_box):
     assert problems[0].message == (
         "level II deck has 7 cards: the draft deals 8 from it to 2 players over rounds 2-4"
     )
+    assert problems[0].severity == "warning"      # advice: the rulebook sets no deck sizes
 
 
 def test_draft_supply_exactly_enough(check_deck, game, full_box):
@@ -189,6 +190,7 @@ def test_creature_missing(check_deck, game, full_box):
     assert problems[0].message == (
         "the box has no turtle fighter: every creature type needs at least one"
     )
+    assert problems[0].severity == "warning"
 
 
 def test_creature_present_with_a_single_fighter(check_deck, game, full_box):
@@ -260,6 +262,9 @@ def test_box_size(check_deck, game):
     size = [p for p in problems if p.rule == "box-size"]
     assert len(size) == 1 and size[0].line == CARDS_LINE
     assert "has 28 " in size[0].message and "at least 42" in size[0].message
+    assert size[0].severity == "warning"
+    # a rule the published game needs stays an error: here level II-V are missing
+    assert {p.severity for p in problems if p.rule == "level-missing"} == {"error"}
 
 
 def test_several_faults_are_all_reported(check_deck, game, full_box):
