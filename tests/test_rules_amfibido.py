@@ -386,3 +386,30 @@ def test_round_table_reaches_every_level_and_after_round_seven_is_stated(game):
     assert (draft["deal"], draft["pick"], draft["pass"], draft["pick_from_passed"],
             draft["discard"]) == (3, 1, 2, 1, 1)
     assert game.tables["wins_needed"] == 4 and game.tables["dojos"] == 3
+
+
+# ---------------------------------------------------------------------------------------------
+# Rulings and variants
+
+
+def test_every_ruling_cites_the_rulebook(game):
+    assert "rulings" not in game.tables          # moved to the top-level rulings:
+    assert len(game.rulings) >= 20
+    for ruling in game.rulings:
+        assert ruling.cites, ruling.rule
+
+
+def test_variants_are_declared_and_played(game):
+    from cardgen.engines import load_engine
+
+    engine = load_engine(game)
+    assert set(game.variants) == set(engine.variants) == {
+        "first-game", "round-limit", "failed-transform-stays"}
+    assert game.variants["first-game"].source == "rulebook"
+    for vid in ("round-limit", "failed-transform-stays"):
+        v = game.variants[vid]
+        assert v.source == "house" and v.cites and v.played
+    # the rule printed for the round limit names the round the engine stops after
+    assert f"round {game.tables['round_limit']} " in game.variants["round-limit"].rule
+    # the published rules have no last round
+    assert "round_limit" not in game.tables["draft"]
