@@ -431,6 +431,20 @@ def test_an_action_card_reaches_the_discard_pile_once_resolved(engine):
     assert obs["pending"] is None and obs["to_move"] == 1 and obs["p0"]["hand_size"] == 2
 
 
+def test_a_transformed_card_may_use_its_own_action_ability(engine):
+    # the Headband's ability was used this round; transformed into a Grappling Hook, the new
+    # form's own ability is another action, not used yet
+    st = make(engine, {"round": 3, "players": [
+        {"hand": ["Molting", "Jab"], "used": ["Headband"],
+         "dojos": [{"fighter": "Leopard Frog", "equipment": ["Headband"]}]},
+        {"dojos": [{"fighter": "Cane Toad", "equipment": ["Sai"]}]}],
+        "decks": {3: ["Grappling Hook"]}})
+    assert not any(a[:2] == ("ability", "E1") for a in engine.legal_actions(st))
+    obs = do(engine, st, ["play", "Molting", "E1"], "pass")
+    assert obs["p0"]["dojos"][1]["equipment"] == ["Grappling Hook"]
+    assert ("ability", "E1") in engine.legal_actions(st)
+
+
 def test_broken_box_transform_is_a_rule_conflict(tmp_path):
     BROKEN = borrowed_engine("broken-amfibido", tmp_path)
     broken = load_game(BROKEN)
