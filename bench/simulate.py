@@ -28,6 +28,9 @@ REPEATS = 3
 
 
 def main() -> int:
+    if len(sys.argv) > 1 and not sys.argv[1].isdigit():
+        print(__doc__.strip())          # -h, --help, or anything that is not a match count
+        return 0 if sys.argv[1] in ("-h", "--help") else 2
     matches = int(sys.argv[1]) if len(sys.argv) > 1 else 10_000
     before = speed_check()
     cores = os.cpu_count() or 1

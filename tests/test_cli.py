@@ -158,6 +158,21 @@ def test_a_bad_deck_stops_simulate_and_replay_with_validates_messages(tmp_path, 
     assert not (tmp_path / "out").exists()          # no report of matches never played
 
 
+@pytest.mark.parametrize("command", ["simulate", "replay"])
+def test_advice_does_not_stop_simulate_or_replay(tmp_path, command):
+    from cardgen.model import load_game
+
+    # 15 different cards, one copy each, more Yin than Yang: legal, with a deck-balance warning
+    guards = sorted(load_game("dojo-duel").cards.values(), key=lambda c: c.get("yang") - c.get("yin"))
+    deck = tmp_path / "guards.yaml"
+    deck.write_text("game: dojo-duel\nname: Guards\ncards:\n"
+                    + "".join(f"  {c.name}: 1\n" for c in guards[:15]))
+    assert "warning: deck-balance" in cardgen("validate", deck).stdout
+    extra = ["--matches", "4", "--out", tmp_path / "out"] if command == "simulate" else ["--seed", "1"]
+    result = cardgen(command, "dojo-duel", "--decks", deck, DOJO_DECK, *extra)
+    assert result.returncode in (0, 1) and "error" not in result.stderr, result.stderr
+
+
 def test_a_deck_of_another_game_is_refused():
     result = cardgen("simulate", "amiibart", "--decks", DOJO_DECK, "--matches", "10")
     assert result.returncode == 2

@@ -368,6 +368,97 @@ def test_active_power_once_a_turn_and_attack_once(engine):
     assert not [a for a in legal if a[0] in (3, 4)]
 
 
+
+def test_each_active_power_once_a_turn_both_in_one_turn(engine):
+    # The limit is once per turn for each Active Power: with two Active Powers both may be used,
+    # neither twice, and both are ready again on the player's next turn.
+    setup = {"A": {"powers": ["Cheap Shot", "Night Veil"], "slots": {1: "Alley Cutpurse"}},
+             "B": {"slots": {1: {"card": "Mossback Tortoise", "health": 600}}}}
+    state, obs = position(engine, setup, [{"power": "Cheap Shot", "target": "B1"}])
+    assert obs["A"]["powers_used"] == ["Cheap Shot"] and obs["B"]["slots"][1]["health"] == 400
+    powers = {a for a in engine.legal_actions(state) if a[0] == 3}
+    assert powers == {engine.parse_action(state, {"power": "Night Veil", "target": "A1"})}
+    engine.apply(state, engine.parse_action(state, {"power": "Night Veil", "target": "A1"}))
+    assert engine.observe(state)["A"]["powers_used"] == ["Cheap Shot", "Night Veil"]
+    assert not [a for a in engine.legal_actions(state) if a[0] == 3]
+    engine.apply(state, (0,))
+    engine.apply(state, (0,))
+    obs = engine.observe(state)
+    assert obs["turn"] == "A" and obs["A"]["powers_used"] == []
+    assert {a[1] for a in engine.legal_actions(state) if a[0] == 3} == {0, 1}
+
+
+def test_power_used_in_a_scenario_names_the_powers(engine):
+    setup = {"A": {"powers": ["Cheap Shot", "Night Veil"], "power_used": ["Night Veil"],
+                   "slots": {1: "Alley Cutpurse"}},
+             "B": {"slots": {1: {"card": "Mossback Tortoise", "health": 600}}}}
+    state, obs = position(engine, setup)
+    assert obs["A"]["powers_used"] == ["Night Veil"]
+    assert {a[1] for a in engine.legal_actions(state) if a[0] == 3} == {0}
+    setup["A"]["power_used"] = True
+    state, obs = position(engine, setup)
+    assert obs["A"]["powers_used"] == ["Cheap Shot", "Night Veil"]
+    assert not [a for a in engine.legal_actions(state) if a[0] == 3]
+
+
+# -- house variants (off unless asked for) ---------------------------------------------------------
+
+def test_healing_stops_at_printed_health_unless_raised_health_cap(engine):
+    setup = {"A": {"hand": {"Power-Up": 1, "Gentle Light": 1},
+                   "slots": {1: {"card": "Dawn Squire", "health": 100}}},
+             "B": {"slots": {1: "Gloom Bat"}}}
+    actions = [{"cast": "Power-Up", "target": "A1"}, {"cast": "Gentle Light", "target": "A1"}]
+    state, obs = position(engine, setup, actions)
+    squire = obs["A"]["slots"][1]
+    assert (squire["health"], squire["max_health"]) == (400, 400)     # 100 + 200, healed up to 400
+    assert engine.invariants(state) == []
+    # +Health may take it past its printed Health; healing then adds nothing
+    setup["A"]["slots"] = {1: {"card": "Dawn Squire", "health": 350}}
+    state, obs = position(engine, setup, actions)
+    assert obs["A"]["slots"][1]["health"] == 550 and engine.invariants(state) == []
+    state.p[0].slots[0].hp = 601     # more than printed (400) + gained (200): the invariant sees it
+    assert engine.invariants(state)
+    setup["variants"] = ["raised-health-cap"]
+    setup["A"]["slots"] = {1: {"card": "Dawn Squire", "health": 100}}
+    state, obs = position(engine, setup, actions)
+    squire = obs["A"]["slots"][1]
+    assert (squire["health"], squire["max_health"]) == (600, 600)
+    assert engine.invariants(state) == []
+
+
+
+def test_rulings_cite_the_rulebook_and_the_engine_plays_the_declared_variants(engine, game):
+    assert game.rulings and all(r.cites for r in game.rulings)
+    assert "rulings" not in game.tables
+    assert all(v.source == "house" and v.cites for v in game.variants.values())
+    assert set(engine.variants) == {v.id for v in game.variants.values() if v.played}
+    assert set(engine.variants) == set(STATE.VARIANT_BITS)
+
+def test_update_in_place_variant(engine):
+    setup = {"A": {"slots": {2: "Dawn Squire", 3: "Patchbot"}}, "B": {"slots": {1: "Gloom Bat"}}}
+    attack = [{"attack": "A3", "with": "Full Rebuild"}]
+    _, obs = position(engine, setup, attack)
+    assert obs["A"]["slots"][1]["name"] == "Mecha Colossus" and obs["A"]["slots"][3] is None
+    setup["variants"] = ["update-in-place"]
+    _, obs = position(engine, setup, attack)
+    assert obs["A"]["slots"][1] is None and obs["A"]["slots"][3]["name"] == "Mecha Colossus"
+
+
+def test_variants_reach_the_matches_and_unknown_ones_are_refused(engine):
+    from cardgen.errors import ContentError
+
+    plain = engine.setups()
+    assert all(s.options["variants"] == 0 for s in plain)
+    both = engine.setups(variants=("raised-health-cap", "update-in-place"))
+    assert all(s.options["variants"] == 3 for s in both)
+    state = engine.initial_state(both[0], random.Random(1))
+    assert state.p[0].vr == state.p[1].vr == 3
+    assert engine.initial_state(plain[0], random.Random(1)).p[0].vr == 0
+    with pytest.raises(ContentError):
+        engine.setups(variants=("no-such-variant",))
+    with pytest.raises(ContentError):
+        position(engine, {"variants": ["no-such-variant"], "A": {"slots": {1: "Gloom Bat"}}})
+
 def test_both_players_losing_at_once_loses_the_turn_player(engine):
     setup = {"turn": "A", "A": {"death_tokens": 4, "slots": {1: "Cinder Pup", 2: "Rivet Guard"}},
              "B": {"death_tokens": 4, "slots": {1: "Cinder Pup"}}}
@@ -409,8 +500,9 @@ def test_bind_strips_abilities_and_keywords(engine):
 def test_update_into_a_token(engine):
     setup = {"A": {"slots": {2: "Patchbot"}}, "B": {"slots": {1: "Rivet Guard"}}}
     state, obs = position(engine, setup, [{"attack": "A2", "with": "Full Rebuild"}])
-    colossus = obs["A"]["slots"][2]
+    colossus = obs["A"]["slots"][1]         # a summoned token: the left-most empty slot
     assert colossus["name"] == "Mecha Colossus" and colossus["token"] and colossus["fresh"]
+    assert obs["A"]["slots"][2] is None
     assert obs["A"]["discard"] == ["Patchbot"] and obs["A"]["death_tokens"] == 0
     assert not [a for a in engine.legal_actions(state) if a[0] == 4]
 

@@ -123,8 +123,9 @@ def test_invariants_hold_after_every_step_and_every_match_ends(engine, setups):
         assert steps < engine.max_actions
         assert engine.current_player(state) == -1 and engine.legal_actions(state) == []
         a, b = state.points
-        assert min(a, b) <= 0 or state.round == engine.round_limit
-        expected = 0 if a > b else 1 if b > a else None
+        assert min(a, b) <= 0                   # no round limit: only points end a bout
+        # reduced to 0 loses; both reduced in the same round is a tie, whatever the scores
+        expected = None if max(a, b) <= 0 else 0 if a > b else 1
         assert engine.winner(state) == expected
         results[engine.winner(state)] += 1
     assert results[0] > 50 and results[1] > 50
@@ -186,7 +187,10 @@ def test_scenario(engine, path):
 def test_the_scenarios_cover_the_rules():
     assert {p.stem for p in SCENARIOS} >= {
         "point-loss", "kicker-adds", "kicker-once", "kicker-stays-face-down", "first-draw-kicker",
-        "recycle-new-deck", "opponent-picks", "both-at-zero", "both-at-zero-draw"}
+        "recycle-new-deck", "opponent-picks", "both-at-zero", "both-at-zero-draw",
+        "no-round-limit", "first-turn-stays", "extra-draw-optional",
+        # the house variants, each pinned in its scenario's setup
+        "round-limit", "below-zero-tiebreak", "alternate-first-turn"}
 
 
 def test_a_scenario_that_disagrees_fails(engine, tmp_path):
@@ -221,8 +225,15 @@ def test_first_draw_kicker_then_one_more_card(engine, setups):
     assert engine.current_player(state) == 1 - first
     other = state.hands[1 - first]
     engine.apply(state, ("kicker", engine.names[other[-1]]))
-    assert [len(h) for h in state.hands] == [5, 5]
+    assert [len(h) for h in state.hands] == [4, 4]
     assert all(k >= 0 for k in state.kick)
+    # each may now draw one more card: the first-Turn player says first
+    for p in (first, 1 - first):
+        assert engine.observe(state)["phase"] == "extra-draw"
+        assert engine.current_player(state) == p
+        assert engine.legal_actions(state) == [("draw",), ("pass",)]
+        engine.apply(state, ("draw",))
+    assert [len(h) for h in state.hands] == [5, 5]
     obs = engine.observe(state)
     assert obs["phase"] == "pick" and obs["to_move"] == first and obs["round"] == 1
     assert obs["p0"]["kicker_state"] == obs["p1"]["kicker_state"] == "face-down"
@@ -255,9 +266,32 @@ def test_the_pick_is_blind_and_goes_to_the_defenders_field(engine):
     assert min(seen.values()) > 50       # about 80 each
 
 
-def test_turns_alternate_and_the_first_turn_alternates_each_round(engine, setups):
-    state = engine.initial_state(setups[0], random.Random(11))
-    for _ in range(2):                          # both kickers
+def test_the_extra_card_may_be_declined(engine, setups):
+    state = engine.initial_state(setups[2], random.Random(5))
+    first = state.first
+    for p in (first, 1 - first):
+        engine.apply(state, ("kicker", engine.names[state.hands[p][0]]))
+    decks = [len(d) for d in state.decks]
+    engine.apply(state, ("pass",))
+    assert engine.current_player(state) == 1 - first
+    engine.apply(state, ("draw",))
+    assert len(state.hands[first]) == 4 and len(state.hands[1 - first]) == 5
+    assert len(state.decks[first]) == decks[first] and len(state.decks[1 - first]) == decks[1 - first] - 1
+    assert engine.observe(state)["phase"] == "pick" and engine.invariants(state) == []
+    # nothing left to draw: the player is not asked
+    state = position(engine, phase="kicker", first=0, p0={"hand": ["Feint", "Sidestep", "Formal Bow"]},
+                     p1={"hand": ["Feint", "Sidestep", "Formal Bow"], "deck": ["Swift Jab"]})
+    engine.apply(state, ("kicker", "Feint"))
+    engine.apply(state, ("kicker", "Feint"))
+    assert engine.current_player(state) == 1 and engine.legal_actions(state) == [("draw",), ("pass",)]
+    engine.apply(state, ("draw",))
+    assert engine.observe(state)["phase"] == "pick" and state.to_move == 0
+
+
+@pytest.mark.parametrize("variants, alternates", [((), False), (("alternate-first-turn",), True)])
+def test_turns_alternate_and_the_first_turn_is_the_toss_winners(engine, variants, alternates):
+    state = engine.initial_state(engine.setups(variants=variants)[0], random.Random(11))
+    while engine.observe(state)["phase"] in ("kicker", "extra-draw"):
         engine.apply(state, engine.legal_actions(state)[0])
     order = []
     while not engine.is_over(state) and len(order) < 4:
@@ -272,7 +306,10 @@ def test_turns_alternate_and_the_first_turn_alternates_each_round(engine, setups
             engine.apply(state, ("keep",))
         order.append(first)
         assert [len(h) for h in state.hands] == [5, 5] or engine.is_over(state)
-    assert order[:4] == [order[0], 1 - order[0], order[0], 1 - order[0]]
+    if alternates:
+        assert order[:4] == [order[0], 1 - order[0], order[0], 1 - order[0]]
+    else:
+        assert order[:4] == [order[0]] * 4
 
 
 def test_losses_are_simultaneous_and_equal_yang_costs_nothing(engine):
@@ -374,9 +411,10 @@ def test_a_hand_that_cannot_be_refilled_plays_on(engine, setups):
                              random.Random(0))
 
 
-def test_game_end_rules(engine):
+@pytest.mark.parametrize("variants", [[], ["below-zero-tiebreak"]])
+def test_game_end_rules(engine, variants):
     def end(points, answer):
-        state = position(engine, first=0, phase="answer", turn=2,
+        state = position(engine, first=0, phase="answer", turn=2, variants=variants,
                          p0={"field": ["Crushing Fist", "Tiger Claw"], "points": points[0],
                              "kicker_used": True},
                          p1={"field": ["Crushing Fist"], "hand": [answer], "points": points[1],
@@ -388,7 +426,9 @@ def test_game_end_rules(engine):
     state = end((13, 13), "Tiger Claw")
     assert engine.is_over(state) and engine.winner(state) is None and state.points == [0, 0]
     state = end((10, 12), "Tiger Claw")
-    assert engine.winner(state) == 1 and state.points == [-3, -1]
+    assert state.points == [-3, -1] and engine.is_over(state)
+    # both reduced to 0 or below in the same round: a tie, unless the tiebreak is played
+    assert engine.winner(state) == (1 if variants else None)
     state = end((14, 13), "Tiger Claw")
     assert engine.winner(state) == 0 and state.points == [1, 0]
     with pytest.raises(IllegalAction):
@@ -396,15 +436,41 @@ def test_game_end_rules(engine):
     assert engine.legal_actions(state) == [] and engine.current_player(state) == -1
 
 
-def test_round_limit_ends_the_match(engine):
-    state = position(engine, round=engine.round_limit, first=0, phase="answer", turn=2,
-                     p0={"field": ["Formal Bow", "Formal Bow"], "points": 4, "kicker_used": True},
-                     p1={"field": ["Formal Bow"], "hand": ["Formal Bow"], "points": 4,
-                         "kicker": "Temple Wall"})
-    engine.apply(state, ("answer", "Formal Bow"))
-    assert engine.observe(state)["phase"] == "reveal"
-    engine.apply(state, ("keep",))
-    assert engine.is_over(state) and engine.winner(state) is None
+@pytest.mark.parametrize("variants, last", [((), None), (("round-limit",), 20), (("quick-bout",), 10),
+                                           (("quick-bout", "round-limit"), 10)])
+def test_only_a_variant_limits_the_rounds(engine, variants, last):
+    def round_ends(n):
+        state = position(engine, round=n, first=0, phase="answer", turn=2, variants=list(variants),
+                         p0={"field": ["Formal Bow", "Formal Bow"], "points": 4, "kicker_used": True,
+                             "deck": ["Feint"] * 5},
+                         p1={"field": ["Formal Bow"], "hand": ["Formal Bow"], "points": 4,
+                             "kicker": "Temple Wall", "deck": ["Feint"] * 5})
+        engine.apply(state, ("answer", "Formal Bow"))
+        assert engine.observe(state)["phase"] == "reveal"
+        engine.apply(state, ("keep",))
+        return state
+
+    for n in (9, 10, 19, 20, 21, 200):
+        if last is not None and n > last:
+            continue
+        state = round_ends(n)
+        if n == last:
+            assert engine.is_over(state) and engine.winner(state) is None
+        else:
+            assert not engine.is_over(state) and state.round == n + 1
+            assert engine.invariants(state) == []
+    # a quick bout starts both players on 10 points
+    start = engine.initial_state(engine.setups(variants=variants)[0], random.Random(1)).points
+    assert start == ([10, 10] if "quick-bout" in variants else [20, 20])
+
+
+def test_an_unknown_variant_is_refused(engine):
+    with pytest.raises(ValueError, match="no variant 'turbo'"):
+        position(engine, variants=["turbo"])
+    with pytest.raises(ValueError, match="unknown setup keys"):
+        position(engine, variant=["round-limit"])
+    with pytest.raises(RuleConflict, match="turbo"):
+        engine.initial_state(engine.setups(variants=("turbo",))[0], random.Random(0))
 
 
 def test_illegal_actions_are_refused(engine):
@@ -459,6 +525,20 @@ def test_a_deck_that_can_never_score_is_a_stalemate(engine):
                              random.Random(0))
     strikers = walls + ["Leaping Tiger Kick", "Thunder Heel"]          # 9 + 9 + 2 > 8 + 8
     engine.initial_state(Setup("walls", ["W", "K"], {"decks": [walls, strikers]}), random.Random(0))
+
+
+def test_a_bout_the_rules_cannot_end_is_a_turn_cap_finding_not_a_draw(engine):
+    # Walls against walls with three Eyes of the Storm (4/8): two Eyes on the field never get
+    # through two walls (16 against 16); only an Eye as kicker adds enough, and a kicker works
+    # once. So at most one round in the bout can cost anyone points, never 20 of them: the
+    # published rules have no other end, and the simulator reports the bout at its action cap.
+    walls = ["Temple Wall", "Boulder Block", "Iron Mountain Stance", "Stone Gate Guard"] * 4
+    setup = Setup("walls", ["W", "E"], {"decks": [walls, walls[:13] + ["Eye of the Storm"] * 3]})
+    engine.initial_state(setup, random.Random(0))            # no stalemate visible at the start
+    result = play_match(engine, [setup], 5, ["random"])
+    assert not result.finished and result.winner is None
+    assert [(c.kind, c.seed) for c in result.conflicts] == [("turn-cap", 5)]
+    assert result.actions == engine.max_actions
 
 
 def test_broken_folder_is_reported_as_a_rule_conflict_not_a_hang(tmp_path):

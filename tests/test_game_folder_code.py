@@ -59,7 +59,7 @@ def test_its_engine_spans_several_files_of_one_private_package():
     results, _ = simulate(game, matches=200, seed=1, jobs=1, engine=engine)
     assert all(r.finished and not r.conflicts for r in results)
     assert {r.winner for r in results} >= {0, 1}
-    assert [r.ok for r in check_game(game, engine)] == [True, True]
+    assert [r.ok for r in check_game(game, engine)] == [True, True, True]
 
 
 def test_its_deck_check_in_python_runs_beside_the_declared_ones(tide):
@@ -89,11 +89,11 @@ def test_it_builds_and_simulates_from_the_command_line(tmp_path):
         "squall.png"}
     for name in ("proxies-letter.pdf", "rulebook.pdf", "player-aids.pdf", "simulation.json"):
         assert (out / name).is_file(), name
-    assert "scenarios 2/2 hold" in built.stdout
+    assert "scenarios 3/3 hold" in built.stdout
     report = json.loads((out / "simulation.json").read_text())
     assert report["conflicts"] == []
     info = _cardgen("info", TIDE)
-    assert "rules engine: tests/data/tide-runners/engine, 2 scenarios" in info.stdout
+    assert "rules engine: tests/data/tide-runners/engine, 3 scenarios" in info.stdout
     assert "deck checks tests/data/tide-runners/checks/deck.py" in info.stdout
 
 

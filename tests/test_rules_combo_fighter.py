@@ -315,6 +315,22 @@ def test_token_card_missing(check_deck):
         "Amaya Sol's signature combo Total Eclipse plays Eclipse Wheel once: the deck holds none"]
 
 
+def test_a_custom_deck_the_published_rules_allow_is_legal_with_advice(tmp_path):
+    """The rulebook's deck rules are the 50 cards and the 5-card starting hand; the copy cap, the
+    signature combos and the token's cards are advice for custom decks, never make one illegal."""
+    from cardgen.validate import validate_decks
+
+    deck = tmp_path / "custom.yaml"
+    deck.write_text(edit(AMAYA, ("  Eclipse Wheel: 1\n", ""), ("Tail Sweep: 2", "Tail Sweep: 3"),
+                         ("Flick Kick: 6", "Flick Kick: 7"), ("Crescent Kick: 4", "Crescent Kick: 3")))
+    (report,) = validate_decks([deck])
+    assert report.legal, report.problems
+    assert sorted({(p.rule, p.severity) for p in report.problems}) == [
+        ("copy-limit", "warning"), ("signature-combo", "warning"), ("token-card", "warning")]
+    (strict,) = validate_decks([deck], strict=True)
+    assert not strict.legal
+
+
 def test_token_card_held_once_is_enough(check_deck):
     # Noor's token names Thorn Needle: 3 copies keep the token and Thousand Thorns working.
     text = edit(NOOR, ("Thorn Needle: 6", "Thorn Needle: 3"), ("Guard Up: 2", "Guard Up: 5"))

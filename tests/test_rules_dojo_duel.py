@@ -1,12 +1,16 @@
-"""Dojo Duel: the bundled content, its declared deck checks and its per-game rules.
+"""Dojo Duel: the bundled content, its declared deck checks and its per-game advice.
 
-Rule ids: unknown-card, bad-count (core); deck-size, copy-limit (declared in game.yaml);
-deck-power, deck-balance (content/dojo-duel/deck_checks.py).
+Rule ids: unknown-card, bad-count (core); deck-size (declared in game.yaml, the published rule:
+15 to 40 cards); copy-limit (declared, severity warning), deck-power, deck-balance
+(content/dojo-duel/deck_checks.py, warnings): advice the published rules do not make, so a deck
+that breaks them stays legal.
 """
 
 from __future__ import annotations
 
 import shutil
+import subprocess
+import sys
 from collections import Counter
 
 import pytest
@@ -59,6 +63,13 @@ def deck(*changes: tuple[str, str], game: str = "dojo-duel") -> str:
 
 def rules(problems) -> list[tuple[str, int | None]]:
     return [(p.rule, p.line) for p in problems]
+
+
+ADVICE = {"copy-limit", "deck-power", "deck-balance"}
+
+
+def severities(problems) -> dict[str, str]:
+    return {p.rule: p.severity for p in problems}
 
 
 @pytest.fixture(scope="module")
@@ -210,6 +221,7 @@ def test_copy_limit(check_deck):
     problems = check_deck(deck(("Crane Beak Strike: 3", "Crane Beak Strike: 4")))
     assert rules(problems) == [("copy-limit", LINE["Crane Beak Strike"])]
     assert problems[0].message == "has 4 copies of Crane Beak Strike: limit 3"
+    assert problems[0].severity == "warning" and not problems[0].is_error
 
 
 def test_three_copies_are_allowed(check_deck):
@@ -225,7 +237,8 @@ def test_deck_power(check_deck):
     problems = check_deck(deck(("Drifting Feather: 2", "Circle of Hands: 2")))
     assert rules(problems) == [("deck-power", CARDS_LINE)]
     assert problems[0].message == (
-        "total Yin + Yang is 141 over 15 cards (average 9.4): limit 135 (9 per card)")
+        "total Yin + Yang is 141 over 15 cards (average 9.4): advised at most 135 (9 per card)")
+    assert problems[0].severity == "warning"
 
 
 def test_deck_power_at_the_limit_is_legal(check_deck):
@@ -245,7 +258,7 @@ def test_deck_power_reads_the_limit_from_tables(check_deck, tmp_path):
     problems = check_deck(deck(game=str(folder)))
     assert rules(problems) == [("deck-power", CARDS_LINE)]
     assert problems[0].message == (
-        "total Yin + Yang is 129 over 15 cards (average 8.6): limit 120 (8 per card)")
+        "total Yin + Yang is 129 over 15 cards (average 8.6): advised at most 120 (8 per card)")
 
 
 # ---------------------------------------------------------------------------------------------
@@ -257,7 +270,8 @@ def test_deck_balance_too_much_yin(check_deck):
     problems = check_deck(deck(("Open Palm Greeting: 3", "Rolling Escape: 3")))
     assert rules(problems) == [("deck-balance", CARDS_LINE)]
     assert problems[0].message == (
-        "total Yang 59 is below total Yin 67 by 8 over 15 cards: Yang must be at least Yin")
+        "total Yang 59 is below total Yin 67 by 8 over 15 cards: Yang is advised to be at least Yin")
+    assert problems[0].severity == "warning"
 
 
 def test_deck_balance_too_much_yang(check_deck):
@@ -267,7 +281,8 @@ def test_deck_balance_too_much_yang(check_deck):
                                ("Drifting Feather: 2", "Snap Punch: 2")))
     assert rules(problems) == [("deck-balance", CARDS_LINE)]
     assert problems[0].message == (
-        "total Yang 86 is above total Yin 47 by 39 over 15 cards: limit 30 (2 per card)")
+        "total Yang 86 is above total Yin 47 by 39 over 15 cards: advised at most 30 (2 per card)")
+    assert problems[0].severity == "warning"
 
 
 def test_deck_balance_boundaries_are_legal(check_deck):
@@ -327,9 +342,13 @@ cards:
     assert messages["deck-size"] == "has 10 cards: a deck needs 15 to 40"
     assert messages["copy-limit"] == "has 4 copies of Leaping Tiger Kick: limit 3"
     assert messages["deck-power"] == (
-        "total Yin + Yang is 105 over 10 cards (average 10.5): limit 90 (9 per card)")
+        "total Yin + Yang is 105 over 10 cards (average 10.5): advised at most 90 (9 per card)")
     assert messages["deck-balance"] == (
-        "total Yang 90 is above total Yin 15 by 75 over 10 cards: limit 20 (2 per card)")
+        "total Yang 90 is above total Yin 15 by 75 over 10 cards: advised at most 20 (2 per card)")
+    # the published rules make the errors; the advice stays advice
+    assert severities(problems) == {"deck-size": "error", "unknown-card": "error",
+                                    "bad-count": "error", "copy-limit": "warning",
+                                    "deck-power": "warning", "deck-balance": "warning"}
     assert "Tiger Claw" in messages["unknown-card"]
     assert [p.line for p in problems] == sorted(p.line for p in problems)
 
@@ -368,7 +387,8 @@ def test_module_defaults_without_tables(game):
     problems = list(dojo_duel.check(NS(entries=entries, line_of=lambda key: 7), bare))
     assert rules(problems) == [("deck-power", 7), ("deck-balance", 7)]
     assert problems[0].message == (
-        "total Yin + Yang is 36 over 3 cards (average 12): limit 27 (9 per card)")
+        "total Yin + Yang is 36 over 3 cards (average 12): advised at most 27 (9 per card)")
+    assert {p.severity for p in problems} == {"warning"}
 
 
 def test_every_rule_id_is_documented():
@@ -377,3 +397,98 @@ def test_every_rule_id_is_documented():
         assert f"\n## {rule}\n" in docs, rule
     for text in dojo_duel.RULES.values():
         assert text and "\n" not in text
+
+
+# ---------------------------------------------------------------------------------------------
+# Decks the published rules allow: `cardgen validate` calls each legal (exit 0) and prints the
+# advice that applies as warnings. The decks are built from the card files, not written out.
+
+
+def _advice_that_applies(game, counts: dict[str, int]) -> set[str]:
+    """The advice rules a deck of `counts` (name -> copies) goes against, from the card numbers
+    and game.yaml's tables (independently of deck_checks.py)."""
+    cards = sum(counts.values())
+    yin = sum(n * game.cards[c].fields["yin"] for c, n in counts.items())
+    yang = sum(n * game.cards[c].fields["yang"] for c, n in counts.items())
+    t = game.tables
+    out = set()
+    if max(counts.values()) > t["copy_limit"]["max"]:
+        out.add("copy-limit")
+    if yin + yang > t["deck_power"]["max_average"] * cards:
+        out.add("deck-power")
+    lean = yang - yin
+    if not (t["deck_balance"]["min_lean_per_card"] * cards <= lean
+            <= t["deck_balance"]["max_lean_per_card"] * cards):
+        out.add("deck-balance")
+    return out
+
+
+def _published_rule_decks(game) -> dict[str, dict[str, int]]:
+    lean = sorted(game.cards.values(), key=lambda c: (c.fields["yang"] - c.fields["yin"], c.name))
+    smallest = game.tables["deck_size"]["min"]
+    # 15 single guards: the 15 techniques leaning furthest to Yin, one copy each
+    guards = {c.name: 1 for c in lean[:smallest]}
+    # 4 copies of one technique: the most balanced one, with the next most balanced singles
+    balanced = sorted(game.cards.values(), key=lambda c: (abs(c.fields["yang"] - c.fields["yin"]),
+                                                          c.name))
+    four = {balanced[0].name: 4, **{c.name: 1 for c in balanced[1:smallest - 3]}}
+    # More Yin than Yang, but only just: the 14 most balanced techniques, then guards (furthest
+    # to Yin first) until the deck has 15 cards and its Yin leads
+    yin_heavy = {c.name: 1 for c in balanced[:smallest - 1]}
+
+    def leads() -> bool:
+        return sum(game.cards[c].fields["yin"] - game.cards[c].fields["yang"] for c in yin_heavy) > 0
+
+    for card in lean:
+        if len(yin_heavy) >= smallest and leads():
+            break
+        yin_heavy.setdefault(card.name, 1)
+    return {"single-guards": guards, "four-copies": four, "yin-heavy": yin_heavy}
+
+
+def test_decks_the_published_rules_allow_are_legal_with_warnings(game, tmp_path):
+    decks = _published_rule_decks(game)
+    guards, four = decks["single-guards"], decks["four-copies"]
+    # what the decks are, checked from the cards: the test cannot pass on decks that are not
+    assert len(guards) == 15 and set(guards.values()) == {1}
+    assert all(game.cards[c].fields["yin"] > game.cards[c].fields["yang"] for c in guards)
+    assert max(four.values()) == 4 and sum(four.values()) == 15
+    yin_heavy = decks["yin-heavy"]
+    assert (sum(game.cards[c].fields["yin"] for c in yin_heavy)
+            > sum(game.cards[c].fields["yang"] for c in yin_heavy))
+    for name, counts in decks.items():
+        path = tmp_path / f"{name}.yaml"
+        path.write_text("game: dojo-duel\nname: " + name + "\ncards:\n"
+                        + "".join(f"  {c}: {n}\n" for c, n in counts.items()), encoding="utf-8")
+        result = subprocess.run([sys.executable, "-m", "cardgen", "validate", str(path)], cwd=ROOT,
+                                capture_output=True, text=True, timeout=120)
+        out = result.stdout + result.stderr
+        assert result.returncode == 0, out
+        applies = _advice_that_applies(game, counts)
+        assert applies, name          # each deck breaks some advice, so warnings must show
+        warned = [line for line in out.splitlines() if ": warning: " in line]
+        assert f"{path}: ok (dojo-duel, {len(warned)} warning" in out, out
+        for rule in ADVICE:
+            assert (f"warning: {rule}:" in out) == (rule in applies), (name, rule, out)
+        strict = subprocess.run([sys.executable, "-m", "cardgen", "validate", "--strict", str(path)],
+                                cwd=ROOT, capture_output=True, text=True, timeout=120)
+        assert strict.returncode == 1, strict.stdout
+
+
+# ---------------------------------------------------------------------------------------------
+# Rulings and variants (game.yaml)
+
+
+def test_rulings_cite_the_rulebook_and_the_house_rules_are_variants(game):
+    from cardgen.engines import load_engine
+
+    assert "rulings" not in game.tables and game.rulings
+    assert all(r.cites for r in game.rulings)
+    assert {v.source for v in game.variants.values()} == {"house"}
+    played = {v.id for v in game.variants.values() if v.played}
+    assert played == set(load_engine(game).variants) == {
+        "round-limit", "below-zero-tiebreak", "alternate-first-turn", "quick-bout"}
+    assert all(v.why for v in game.variants.values() if not v.played)
+    # the published end of a bout is printed as the rule; the round limit only as a variant
+    assert "round_limit" not in game.tables["end"]
+    assert "tie" in game.tables["end"]["doc"]

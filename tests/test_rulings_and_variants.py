@@ -177,3 +177,25 @@ def test_a_severity_that_is_neither_is_a_content_error(folder):
         load_game(path)
     (issue,) = err.value.issues
     assert issue.field == "deck.checks[3].severity" and "error, warning" in issue.message
+
+
+def test_check_plays_the_scenarios_with_a_variant_on_and_shows_what_it_changes():
+    published = cardgen("check", str(TIDE))
+    assert published.returncode == 0 and "3 passed, 0 failed" in published.stdout
+    varied = cardgen("check", str(TIDE), "--variant", "long-race")
+    assert varied.returncode == 1
+    assert varied.stdout.startswith("with variant long-race on in every scenario")
+    assert "FAIL tests/data/tide-runners/scenarios/first-to-the-line.yaml" in varied.stdout
+    assert "2 passed, 1 failed" in varied.stdout
+    refused = cardgen("check", str(TIDE), "--variant", "short-race")
+    assert refused.returncode == 2 and "has no variant 'short-race'" in refused.stderr
+
+
+def test_a_scenario_naming_a_variant_the_game_lacks_is_a_content_error(folder):
+    path, _ = folder(TIDE)
+    scenario = path / "scenarios" / "first-to-the-line.yaml"
+    text = scenario.read_text().replace("  to_move: 0\n", "  to_move: 0\n  variants: [long-races]\n")
+    scenario.write_text(text)
+    result = cardgen("check", str(path))
+    assert result.returncode == 2
+    assert f"{scenario}:9: setup.variants: Tide Runners has no variant 'long-races'" in result.stderr

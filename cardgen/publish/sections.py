@@ -187,9 +187,15 @@ def rulings(game: Game, arg: str | None = None, scenarios=None) -> list[dict]:
         nodes += to_nodes(value, game.icons)
     elif game.rulings:
         nodes.append({"kind": "cited", "cls": "rulings", "items": [
-            {"text": rich(r.rule, game.icons), "cites": rich(r.cites) if r.cites else None}
-            for r in game.rulings]})
+            {"text": rich(r.rule, game.icons), "cites": rich(r.cites) if r.cites else None,
+             "cites_label": _cites_label(r.cites, "Rulebook")} for r in game.rulings]})
     return nodes + _qa(game, load_scenarios(game) if scenarios is None else scenarios, "ruling")
+
+
+def _cites_label(cites: str | None, label: str) -> str:
+    """The label before a citation; none before a remark on the rulebook ("The rulebook does not
+    say ..."), which is no quotation."""
+    return "" if (cites or "").lower().startswith("the rulebook") else label
 
 
 def variants(game: Game, arg: str | None = None) -> list[dict]:
@@ -199,10 +205,12 @@ def variants(game: Game, arg: str | None = None) -> list[dict]:
     items = []
     for v in order:
         whose = "Optional rule of the rulebook" if v.source == "rulebook" else "House rule"
-        meta = f"{whose}, --variant {v.id}" if v.played else f"{whose}; not played by the rules engine"
+        meta = (Markup("{}, <code>--variant {}</code>").format(whose, v.id) if v.played
+                else f"{whose}; not played by the rules engine")
         items.append({"title": v.name, "meta": meta, "text": rich(v.rule, game.icons),
                       "cites": rich(v.cites) if v.cites else None,
-                      "cites_label": "Departs from" if v.source == "house" else "Rulebook"})
+                      "cites_label": _cites_label(v.cites, "Departs from" if v.source == "house"
+                                                  else "Rulebook")})
     if not items:
         return []
     lead = ("Each of these is played only when the players agree to it before the game; the rules "

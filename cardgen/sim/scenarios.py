@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from cardgen.engines.base import IllegalAction
-from cardgen.errors import ContentError, IssueList, crash_words
+from cardgen.errors import ContentError, Issue, IssueList, crash_words
 from cardgen.model.fields import (
     AnySpec,
     CheckContext,
@@ -65,14 +65,16 @@ def scenario_files(game) -> list[Path]:
     return sorted((game.folder / "scenarios").glob("*.yaml"))
 
 
-def run_scenario(engine, scenario: Scenario) -> ScenarioResult:
+def run_scenario(engine, scenario: Scenario, variants: tuple[str, ...] = ()) -> ScenarioResult:
+    """Play a scenario; `variants` (`cardgen check --variant`) join those its setup names."""
     data = scenario.data
     step = 0        # the action under way (the watchdog reads it, see sim/watchdog.py)
     watch = WATCH
     watch.match += 1
     watch.running = True
     try:
-        state = engine.scenario_state(data["setup"], random.Random(data.get("seed", 0)))
+        state = engine.scenario_state(with_variants(data["setup"], variants),
+                                      random.Random(data.get("seed", 0)))
         for step, spec in enumerate(data.get("actions") or [], 1):
             action = engine.parse_action(state, spec)
             if action not in engine.legal_actions(state):
@@ -108,6 +110,25 @@ def run_scenario(engine, scenario: Scenario) -> ScenarioResult:
 WATCH.codes.add(run_scenario.__code__)
 
 
+def with_variants(setup, variants: tuple[str, ...]):
+    """The setup with `variants` added to its own `variants:` list (where engines read them)."""
+    if not variants or not isinstance(setup, dict):
+        return setup
+    own = setup.get("variants") if isinstance(setup.get("variants"), list) else []
+    return {**setup, "variants": list(dict.fromkeys([*own, *variants]))}
+
+
+def _variant_issues(game, scenario: Scenario) -> list[Issue]:
+    """A scenario's `setup: variants:` must name variants of the game that the engine plays."""
+    setup = scenario.data.get("setup")
+    names = setup.get("variants") if isinstance(setup, dict) else None
+    if not isinstance(names, list) or not game.variants:
+        return []
+    line = setup.line_of("variants") if hasattr(setup, "line_of") else None
+    return [Issue(scenario.path, line, "setup.variants", problem) for name in names
+            if (problem := game.variant_problem(str(name)))]
+
+
 def run_scenario_file(engine, path: Path) -> ScenarioResult:
     return run_scenario(engine, load_scenario(Path(path)))
 
@@ -138,9 +159,11 @@ def _plain(value):
     return value
 
 
-def check_game(game, engine=None, time_limit: float | None = ACTION_SECONDS) -> list[ScenarioResult]:
+def check_game(game, engine=None, time_limit: float | None = ACTION_SECONDS,
+               variants: tuple[str, ...] = ()) -> list[ScenarioResult]:
     """Run every scenario of a game (with `engine`, if it is loaded already); one stuck in an action
-    for `time_limit` seconds fails. Unreadable files raise ContentError with all their issues."""
+    for `time_limit` seconds fails. Unreadable files raise ContentError with all their issues.
+    `variants`: played in every scenario besides those its setup names (`check --variant`)."""
     from cardgen.engines import load_engine
 
     engine = engine or load_engine(game)
@@ -151,7 +174,9 @@ def check_game(game, engine=None, time_limit: float | None = ACTION_SECONDS) -> 
             scenarios.append(load_scenario(path))
         except ContentError as exc:
             issues.extend(exc.issues)
+            continue
+        issues.extend(_variant_issues(game, scenarios[-1]))
     if issues:
         raise ContentError(issues)
     with watching(time_limit):
-        return [run_scenario(engine, s) for s in scenarios]
+        return [run_scenario(engine, s, variants) for s in scenarios]

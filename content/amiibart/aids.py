@@ -20,6 +20,8 @@ def build(aid: Aid):
             cost = t.get("fighter_play_cost")
             rows.append(("Fighters", Markup("Play up to {} fighters{}.").format(
                 t["fighters_per_turn"], Markup(", {} Energy each").format(cost) if cost else "")))
+        if aid.doc("active_powers"):
+            rows.append(("Powers", aid.r(aid.doc("active_powers"))))
         if aid.doc("slots"):
             rows.append(("Slots", Markup("{} slots. ").format(t["slots"].get("value", ""))
                          + aid.r(aid.doc("slots"))))

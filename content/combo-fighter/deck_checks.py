@@ -13,6 +13,10 @@ this module checks what ties the deck to its fighter's character sheet:
   holds it;
 - token-card: the deck lacks a card the fighter's Power Token names (a finisher, needles).
 
+The rulebook's only deck rules are the 50 cards and the 5-card starting hand of each fighter's own
+deck; it has no custom decks. So a custom deck that cannot play a signature combo, or lacks its
+Power Token's cards, is still legal: those two are warnings (advice), the rest are errors.
+
 Unknown names, bad counts and card references of the wrong type are reported by the core and are
 skipped here.
 """
@@ -108,7 +112,7 @@ def check(deck: Any, game: Any) -> Iterator[Problem]:
         if held[card] == 0:
             yield Problem("token-card",
                           f"{fighter}'s Power Token needs {card}: the deck holds none",
-                          fighter_line)
+                          fighter_line, severity="warning")
 
 
 def _character_cards(deck: Any, fighter: str) -> Iterator[Problem]:
@@ -177,4 +181,4 @@ def _signature_combos(sheet: Any, fighter: str, fighter_line: int, held: Counter
             said = f"signature combos {listed} play {card_name} {times}"
         yield Problem("signature-combo",
                       f"{fighter}'s {said}: the deck holds {_holds(held[card_name])}",
-                      first_line.get(card_name, fighter_line))
+                      first_line.get(card_name, fighter_line), severity="warning")

@@ -30,14 +30,16 @@ def build(aid: Aid):
     end = aid.doc("end")
     if end:
         aid.add("Winning", [{"kind": "text", "text": aid.r(end)}], quick=True)
+    # The deck rule of the published game, then the advice (validate warns; the deck stays legal)
     rows = []
     if "deck_size" in t:
-        rows.append(("Deck size", Markup("{} to {} cards").format(t["deck_size"]["min"],
-                                                                    t["deck_size"]["max"])))
+        rows.append(("Deck size (rule)", Markup("{} to {} cards, any mix, any number of copies").format(
+            t["deck_size"]["min"], t["deck_size"]["max"])))
     if isinstance(t.get("copy_limit"), dict):
-        rows.append(("Copies", Markup("at most {} of a technique").format(t["copy_limit"]["max"])))
+        rows.append(("Copies (advice)", Markup("at most {} of a technique").format(
+            t["copy_limit"]["max"])))
     if isinstance(t.get("deck_power"), dict):
-        rows.append(("Deck power", aid.r(t["deck_power"].get("doc"))))
+        rows.append(("Power (advice)", aid.r(t["deck_power"].get("doc"))))
     if isinstance(t.get("deck_balance"), dict):
-        rows.append(("Deck balance", aid.r(t["deck_balance"].get("doc"))))
+        rows.append(("Balance (advice)", aid.r(t["deck_balance"].get("doc"))))
     aid.add("Deck building", [{"kind": "fields", "pairs": rows}])

@@ -1,17 +1,20 @@
-"""Dojo Duel deck checks that the declared checks cannot express.
+"""Dojo Duel deck advice that the declared checks cannot express.
 
 Every round both players lose points at the same time: each loses the opponent's total Yang
-minus their own total Yin, when that is above zero. Without limits the strongest deck is simply
-the one with the highest Yin + Yang, and decks that lean hard one way either stall (all Yin) or
-end a bout in a single round (all Yang). Two deck rules keep deck building a choice:
+minus their own total Yin, when that is above zero. The published rules ask only that a deck
+hold 15 to 40 cards, so the strongest deck is simply the one with the highest Yin + Yang, and
+decks that lean hard one way either stall (all Yin) or end a bout in a few rounds (all Yang).
+Two pieces of advice keep deck building a choice. They are WARNINGS (severity "warning"): printed
+by `cardgen validate`, but the deck stays legal (unless --strict):
 
 - deck-power: the deck's total Yin + Yang is at most `max_average` (9) per card;
 - deck-balance: the deck's lean (total Yang minus total Yin) is between `min_lean_per_card` (0)
   and `max_lean_per_card` (2) per card.
 
 The numbers come from game.yaml `tables.deck_power` and `tables.deck_balance`, with the
-defaults below when a copied game folder leaves them out. Deck size and copy limits are declared
-checks in game.yaml, and unknown names and bad counts are core checks: none is re-reported here.
+defaults below when a copied game folder leaves them out. Deck size (a rule) and copies (advice)
+are declared checks in game.yaml, and unknown names and bad counts are core checks: none is
+re-reported here.
 """
 
 from __future__ import annotations
@@ -23,14 +26,17 @@ from cardgen.errors import Problem
 
 RULES = {
     "deck-power": (
-        "The deck's total Yin + Yang is more than 9 per card (an average above 9): strong "
-        "techniques must be paid for with light ones."
+        "Advice (a warning; the deck stays legal): the deck's total Yin + Yang is more than 9 "
+        "per card (an average above 9); strong techniques are best paid for with light ones."
     ),
     "deck-balance": (
-        "The deck's total Yang is below its total Yin, or above its total Yin by more than "
-        "2 per card."
+        "Advice (a warning; the deck stays legal): the deck's total Yang is below its total Yin, "
+        "or above its total Yin by more than 2 per card."
     ),
 }
+
+# What these findings are: advice the published rules do not make, never a reason to refuse a deck.
+SEVERITY = "warning"
 
 DEFAULT_MAX_AVERAGE = 9
 DEFAULT_MIN_LEAN = 0
@@ -84,8 +90,10 @@ def check(deck: Any, game: Any) -> Iterator[Problem]:
         yield Problem(
             "deck-power",
             f"total Yin + Yang is {power} over {_plural(cards, 'card')} (average "
-            f"{_num(power / cards)}): limit {_num(limit)} ({_num(max_average)} per card)",
+            f"{_num(power / cards)}): advised at most {_num(limit)} ({_num(max_average)} per "
+            "card)",
             line,
+            severity=SEVERITY,
         )
 
     min_lean = _table_number(game, "deck_balance", "min_lean_per_card", DEFAULT_MIN_LEAN)
@@ -98,15 +106,16 @@ def check(deck: Any, game: Any) -> Iterator[Problem]:
         else:
             said = f"total Yang {yang} is above total Yin {yin} by only {lean} over {over}"
         if min_lean == 0:
-            need = "Yang must be at least Yin"
+            need = "Yang is advised to be at least Yin"
         else:
             least = _num(min_lean * cards)
-            need = f"Yang must exceed Yin by at least {least} ({_num(min_lean)} per card)"
-        yield Problem("deck-balance", f"{said}: {need}", line)
+            need = f"Yang is advised to exceed Yin by at least {least} ({_num(min_lean)} per card)"
+        yield Problem("deck-balance", f"{said}: {need}", line, severity=SEVERITY)
     elif lean > max_lean * cards:
         yield Problem(
             "deck-balance",
-            f"total Yang {yang} is above total Yin {yin} by {lean} over {over}: limit "
+            f"total Yang {yang} is above total Yin {yin} by {lean} over {over}: advised at most "
             f"{_num(max_lean * cards)} ({_num(max_lean)} per card)",
             line,
+            severity=SEVERITY,
         )

@@ -19,7 +19,8 @@ Actions (tuples of ints; `t` is a fighter position, player * 5 + slot index 0..4
   (0,)                    end the turn
   (1, card, slot)         play a fighter card from hand into an empty slot (0..4)
   (2, card, t1, t2)       cast a spell (a Hazard goes into play; t1/t2 the spell's targets in order)
-  (3, power, t1, t2)      use Active Power number `power` (0 or 1, in deck order)
+  (3, power, t1, t2)      use Active Power number `power` (0 or 1, in deck order); each Active
+                          Power once per turn, so both may be used in the same turn
   (4, slot, attack, t)    the fighter in `slot` attacks: attack 0 = basic, 1/2 = its special attacks;
                           t = the opposing slot (0..4) or -1 for an attack that targets nobody
   (5, card)               play a Stage
@@ -32,6 +33,7 @@ Cards are numbered by their position in `engine.names`.
 Scenario forms (YAML). Players are `A` (player 0) and `B` (player 1); slots are 1..5.
   setup:
     turn: A                   # whose turn it is (default A), in its main phase
+    variants: [update-in-place]   # optional: house variants the position plays (default: none)
     turn_one: true            # optional: that player is in turn one instead (3 free fighters)
     energy: 10                # that player's Energy left (default 10)
     A:                        # and B: the same keys
@@ -41,7 +43,8 @@ Scenario forms (YAML). Players are `A` (player 0) and `B` (player 1); slots are 
               attacked: true, keywords: [Block], poison: 100, bound: true}}
       hazards: [Caltrops]     stage: Iron Bastion      discard: [Flare Shot]
       death_tokens: 2         stall: 2 (turns in a row without acting)   played: 1 (fighters this turn)
-      empty_start: true       (began this turn with no fighter)          power_used: true
+      empty_start: true       (began this turn with no fighter)
+      power_used: true | [Overclock]      (Active Powers used this turn: all, or those named)
   actions: a list of
     end
     {play: Signal Jammer, slot: 2}
@@ -57,7 +60,7 @@ Scenario forms (YAML). Players are `A` (player 0) and `B` (player 1); slots are 
      reason: null | death tokens | no fighters | no cards and no fighters | stalled,
      pending: null | {player, options: [...]},          (options named as `choose` takes them)
      A: {death_tokens, energy, hand: {name: n}, discard: [...], void: [...], hazards: [...],
-         stage, stall, powers: [...],
+         stage, stall, powers: [...], powers_used: [...] (Active Powers used this turn),
          slots: {1: null | {name, attack, health, max_health, keywords: [...], token, bound,
                             fresh, attacked, ward, poison, stunned}, ...}},
      B: {...}}

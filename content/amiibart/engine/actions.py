@@ -112,7 +112,8 @@ class ActionsMixin:
     def _use_power(self, s, p, pl, i, t1, t2):
         info = self.ci[pl.powers[i]]
         pl.energy -= info.energy
-        pl.used = True
+        pl.used |= 1 << i           # spent for this turn; each Active Power has its own bit
+        pl.pa = tuple(x for x in pl.pa if x[0] != i)
         pl.acted = True
         opp = 1 - p
         s.flag = 0

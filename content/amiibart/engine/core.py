@@ -32,6 +32,11 @@ class AmiibartEngine(CardsMixin, SetupsMixin, LegalMixin, ActionsMixin, TurnsMix
     game_id = "amiibart"
     max_actions = 3000
     keywords = frozenset(KW_BITS)
+    # The house variants it plays (game.yaml `variants:` says each in full; state.VARIANT_BITS)
+    variants = {
+        "raised-health-cap": '"+N Health" also raises the Health a fighter may be healed up to',
+        "update-in-place": "an Update's new fighter takes the old one's slot, not the left-most empty one",
+    }
 
     def __init__(self, game):
         super().__init__(game)
@@ -79,8 +84,9 @@ class AmiibartEngine(CardsMixin, SetupsMixin, LegalMixin, ActionsMixin, TurnsMix
                     continue
                 if not f.token:
                     n += 1
-                if f.hp > f.maxhp:
-                    bad.append(f"player {i}: {self.names[f.card]} has {f.hp} Health, above {f.maxhp}")
+                if f.hp > f.maxhp + f.gain:
+                    bad.append(f"player {i}: {self.names[f.card]} has {f.hp} Health, above {f.maxhp} "
+                               f"and the {f.gain} it gained")
                 if f.hp <= 0 and s.pending is None and not over:
                     bad.append(f"player {i}: dead {self.names[f.card]} still in play")
             if n != pl.total:
@@ -95,6 +101,8 @@ class AmiibartEngine(CardsMixin, SetupsMixin, LegalMixin, ActionsMixin, TurnsMix
                 bad.append(f"player {i}: energy {pl.energy}")
             if len(pl.hazards) > 1 and len(set(pl.hazards)) != len(pl.hazards):
                 bad.append(f"player {i}: two copies of one Hazard in play")
+            if pl.pa != (tuple(x for x in pl.apw if not pl.used >> x[0] & 1) if pl.on else ()):
+                bad.append(f"player {i}: the Active Powers left this turn do not match those used")
             if pl.played > (self.opening if pl.turns == 1 else self.per_turn):
                 bad.append(f"player {i}: {pl.played} fighters played this turn")
         if over and s.win not in (0, 1):

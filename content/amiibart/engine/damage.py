@@ -50,7 +50,7 @@ class DamageMixin:
         f.kw = info.kw
         f.arows = info.attack_rows
         f.evs = info.evs
-        f.tkw = f.nkw = f.tmp = f.poison = f.burn = 0
+        f.tkw = f.nkw = f.tmp = f.poison = f.burn = f.gain = 0
         f.bound = f.ign = f.ward = f.stun = f.noatk = f.done = f.doomed = False
         f.fresh = True
         pl.slots[slot] = f
@@ -189,7 +189,8 @@ class DamageMixin:
             slots = pl.slots
             look = _SLOTS_OF[(s.dead >> _SHIFT[p]) & pl.om]
             s.dead &= _KEEP_OTHER[p]
-            # only slot i itself can be refilled during its turn (an Update instead of dying)
+            # an Update instead of dying refills slot i or a slot left of it (the left-most empty
+            # one) with an unhurt fighter: the slots still to look at keep theirs
             for i in look:
                 f = slots[i]
                 if f is None or (f.hp > 0 and not f.doomed):

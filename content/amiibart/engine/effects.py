@@ -25,7 +25,17 @@ from .grammar import (
     K_SELF,
     K_TARGET,
 )
-from .state import ALL_SLOTS, AT_ATTACKER, AT_NULL, AT_TARGET, J_FX, J_PICKD, J_PICKH, SLOTS
+from .state import (
+    ALL_SLOTS,
+    AT_ATTACKER,
+    AT_NULL,
+    AT_TARGET,
+    J_FX,
+    J_PICKD,
+    J_PICKH,
+    SLOTS,
+    V_UPDATE_IN_PLACE,
+)
 from .tables import _BIT, _PBIT, _SLOTS_OF
 from .zones import _alive, _buff, _changed, _clear, _one, _ref, _to_hand
 
@@ -245,7 +255,7 @@ class EffectsMixin:
             for bp, j, f in self._resolve(s, ctl, e[1], src, ev, tgts):
                 f.atk = e[2]
                 f.hp = f.maxhp = e[3]
-                f.kw = f.tkw = f.nkw = f.tmp = f.poison = f.burn = 0
+                f.kw = f.tkw = f.nkw = f.tmp = f.poison = f.burn = f.gain = 0
                 f.ign = f.ward = f.stun = f.noatk = False
                 f.bound = True
                 _changed(s.p[bp])
@@ -258,7 +268,9 @@ class EffectsMixin:
                 _clear(pl, j)
                 if not f.token:
                     self._to_discard(pl, f.card)
-                self._summon(s, p, self.ids[e[2]], j)
+                # a summoned fighter goes into the left-most empty slot (the update-in-place
+                # variant: into the slot the old one left)
+                self._summon(s, p, self.ids[e[2]], j if pl.vr & V_UPDATE_IN_PLACE else -1)
         elif op == "kwnext":
             for bp, _, f in self._resolve(s, ctl, e[1], src, ev, tgts):
                 f.nkw |= e[2]

@@ -206,8 +206,8 @@ class LegalMixin:
                     else:
                         target(self, s, p, acts)
             e = pl.energy
-        if not pl.used and pl.on:
-            for _i, energy, rd, mode, data in pl.apw:
+        if pl.pa:                   # the Active Powers not used yet this turn (each once a turn)
+            for _i, energy, rd, mode, data in pl.pa:
                 if energy > e:
                     continue
                 if rd is not None and not self._has_discard(pl, rd):

@@ -19,6 +19,7 @@ from .state import (
     O_HAZ,
     SIDE,
     SLOTS,
+    VARIANT_BITS,
 )
 from .tables import _ALL_POSITIONS
 from .zones import _changed
@@ -31,9 +32,15 @@ class ScenariosMixin:
         s = self._blank(rng)
         s.p = []
         cur = SIDE.index(setup.get("turn", "A"))
+        names = list(setup.get("variants") or ())
+        self.check_match_options(variants=tuple(names))
+        vr = 0
+        for name in names:
+            vr |= VARIANT_BITS[name]
         for idx, side in enumerate(SIDE):
             spec = setup.get(side) or {}
             pl = self._new_player(dict(spec.get("hand") or {}), spec.get("powers") or [])
+            pl.vr = vr
             s.p.append(pl)
             pl.turns = 1 if (setup.get("turn_one") and idx == cur) else 2
             pl.on = True
@@ -64,7 +71,12 @@ class ScenariosMixin:
             pl.stall = int(spec.get("stall", 0))
             pl.played = int(spec.get("played", 0))
             pl.empty = bool(spec.get("empty_start", False))
-            pl.used = bool(spec.get("power_used", False))
+            used = spec.get("power_used", False)     # true (every Power) or a list of Powers
+            if used is True:
+                pl.used = (1 << len(pl.powers)) - 1
+            else:
+                pl.used = sum(1 << pl.powers.index(self.ids[n]) for n in used or ())
+            pl.pa = tuple(x for x in pl.apw if not pl.used >> x[0] & 1)
             owned = [c for c in pl.deck if pl.hand[c]]
             owned += [f.card for f in pl.slots if f is not None and not f.token]
             owned += pl.hazards + pl.discard + pl.void + ([pl.stage] if pl.stage >= 0 else [])
@@ -149,6 +161,7 @@ class ScenariosMixin:
                 "hazards": [self.names[c] for c in pl.hazards],
                 "stage": self.names[pl.stage] if pl.stage >= 0 else None,
                 "stall": pl.stall, "powers": [self.names[c] for c in pl.powers],
+                "powers_used": [self.names[c] for i, c in enumerate(pl.powers) if pl.used >> i & 1],
                 "slots": slots}
         return out
 

@@ -9,7 +9,7 @@ from pathlib import Path
 
 from cardgen.engines.base import Setup
 
-from .state import Player, State
+from .state import VARIANT_BITS, Player, State
 from .tables import _BIT_YOU_PLAY, _BITS_OPP_PLAY
 
 
@@ -18,6 +18,8 @@ class SetupsMixin:
 
     def setups(self, decks: list | None = None, *, players: int | None = None,
                variants: tuple[str, ...] = ()) -> list[Setup]:
+        """Every ordered pair of decks; a match plays the variants asked for and those its two
+        decks name (a deck's `variants:`); with none, the published rules."""
         from cardgen.model import load_deck
         if not decks:
             decks = sorted((self.game.folder / "decks").glob("*.yaml"))
@@ -34,16 +36,31 @@ class SetupsMixin:
                 if e.card is not None and isinstance(e.count, int) and e.count > 0:
                     cards[e.name] = cards.get(e.name, 0) + e.count
             specs.append({"name": deck.name, "powers": list(deck.fields.get("powers") or []),
-                          "cards": cards})
+                          "cards": cards, "variants": list(getattr(deck, "variants", None) or ())})
         # Every pair of different decks in both seatings (so a bot per seat meets every deck from
         # both sides); a single deck plays the mirror match.
-        out = [Setup(f"{a['name']} vs {b['name']}", [a["name"], b["name"]], {"decks": [a, b]},
+        out = [Setup(f"{a['name']} vs {b['name']}", [a["name"], b["name"]],
+                     {"decks": [a, b], "variants": self._variant_bits(variants, a, b)},
                      self._playable(a, b))
                for a, b in itertools.permutations(specs, 2)]
         if len(specs) == 1:
             out.append(Setup(f"{specs[0]['name']} mirror", [specs[0]["name"]] * 2,
-                             {"decks": [specs[0], specs[0]]}, self._playable(specs[0])))
+                             {"decks": [specs[0], specs[0]],
+                              "variants": self._variant_bits(variants, specs[0])},
+                             self._playable(specs[0])))
         return out
+
+    def _variant_bits(self, variants, *specs) -> int:
+        """The V_... bits of the variants asked for and of those the decks name."""
+        self.check_match_options(variants=tuple(variants) + tuple(
+            v for spec in specs for v in spec.get("variants") or ()))
+        bits = 0
+        for name in variants:
+            bits |= VARIANT_BITS[name]
+        for spec in specs:
+            for name in spec.get("variants") or ():
+                bits |= VARIANT_BITS[name]
+        return bits
 
     def _playable(self, *specs) -> frozenset:
         """The cards of these decks and their Active Powers (a Setup's cards): a Passive Power is
@@ -77,8 +94,9 @@ class SetupsMixin:
         pl.slots = [None] * self.nslots
         pl.hazards = []
         pl.stage = -1
-        pl.on = pl.used = False
-        pl.tokens = pl.energy = pl.played = pl.stall = pl.turns = pl.disc = 0
+        pl.on = False
+        pl.pa = ()
+        pl.tokens = pl.energy = pl.played = pl.stall = pl.turns = pl.disc = pl.used = pl.vr = 0
         pl.acted = pl.empty = False
         return pl
 
@@ -173,6 +191,7 @@ class SetupsMixin:
         e1 = self._template(d1["cards"], d1["powers"])
         s.p = [self._player_from(e0[0]), self._player_from(e1[0])]
         p0, p1 = s.p
+        p0.vr = p1.vr = setup.options.get("variants", 0)
         # _finish_lsup depends only on the two decks here (no fighter in play yet): once per pair
         # (the templates live as long as the engine, so their ids stay theirs)
         summary = e0[1].get(id(e1))

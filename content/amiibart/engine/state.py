@@ -30,6 +30,11 @@ MAX_CARDS = 1000
 O_HAZ, O_DISC, O_FORGE, O_DONE = MAX_CARDS, 2 * MAX_CARDS, 3 * MAX_CARDS, 4 * MAX_CARDS - 1
 SIDE = "AB"
 
+# Variants (house rules, off unless asked for; game.yaml `variants:`), a bit each in Player.vr.
+V_RAISED_CAP = 1        # "+N Health" also raises the Health a fighter may be healed up to
+V_UPDATE_IN_PLACE = 2   # an Update's new fighter takes the old one's slot
+VARIANT_BITS = {"raised-health-cap": V_RAISED_CAP, "update-in-place": V_UPDATE_IN_PLACE}
+
 
 class CardInfo:
     """Precomputed rules of one card (indexed by card id)."""
@@ -88,18 +93,21 @@ class CardInfo:
 
 class Fighter:
     """A fighter in a slot. kw: its keywords (printed or gained for good); tkw: this turn only;
-    nkw: until the start of its owner's next turn. arows, evs: its card's attack_rows and evs
-    (CardInfo: its attack actions, the events it listens to), kept here for the hot path."""
+    nkw: until the start of its owner's next turn. maxhp: the Health healing stops at (printed on
+    its card, or set by a Bind); gain: the Health "+N Health" effects gave it on top (so Health
+    may pass maxhp by gain; with the raised-health-cap variant they raise maxhp instead). arows,
+    evs: its card's attack_rows and evs (CardInfo: its attack actions, the events it listens
+    to), kept here for the hot path."""
 
-    __slots__ = ("uid", "card", "token", "elem", "atk", "hp", "maxhp", "kw", "tkw", "nkw", "tmp",
-                 "bound", "ign", "ward", "poison", "burn", "stun", "noatk", "fresh", "done",
+    __slots__ = ("uid", "card", "token", "elem", "atk", "hp", "maxhp", "gain", "kw", "tkw", "nkw",
+                 "tmp", "bound", "ign", "ward", "poison", "burn", "stun", "noatk", "fresh", "done",
                  "doomed", "arows", "evs")
 
     def copy(self):
         g = Fighter()
         g.uid, g.card, g.token, g.elem = self.uid, self.card, self.token, self.elem
-        g.atk, g.hp, g.maxhp, g.kw, g.tkw, g.nkw, g.tmp = (self.atk, self.hp, self.maxhp, self.kw,
-                                                           self.tkw, self.nkw, self.tmp)
+        g.atk, g.hp, g.maxhp, g.gain, g.kw, g.tkw, g.nkw, g.tmp = (
+            self.atk, self.hp, self.maxhp, self.gain, self.kw, self.tkw, self.nkw, self.tmp)
         g.bound, g.ign, g.ward, g.poison, g.burn, g.stun = (self.bound, self.ign, self.ward,
                                                              self.poison, self.burn, self.stun)
         g.noatk, g.fresh, g.done, g.doomed = self.noatk, self.fresh, self.done, self.doomed
@@ -125,12 +133,15 @@ class Player:
     Stage, a Bind or the Powers coming into play changes it. xm: the slots whose attacks
     legal_actions must look at one by one (special attacks or ignoring Block; the others only
     have their basic attack on the usual targets). heard: whether some card of the match answers
-    this player's plays (fixed for the match, as lsup)."""
+    this player's plays (fixed for the match, as lsup). used: the Active Powers used this turn,
+    bit i for Power i (each may be used once per turn); pa: the entries of apw (the Active Powers'
+    actions) of those not used yet this turn, () until the Powers are in play. vr: the match's
+    variants (V_... bits, the same on both sides)."""
 
     __slots__ = ("hand", "deck", "total", "discard", "void", "slots", "hazards", "stage", "powers",
                  "on", "used", "tokens", "energy", "played", "stall", "acted", "empty", "turns",
                  "disc", "nh", "pg", "pev", "dd", "apw", "hb", "hm", "plans", "lsup", "hk", "nm", "om",
-                 "pdr", "au", "gk", "lm", "cv", "bm", "rm", "heard", "xm", "sd")
+                 "pdr", "au", "gk", "lm", "cv", "bm", "rm", "heard", "xm", "sd", "vr", "pa")
 
     def copy(self):
         q = Player.__new__(Player)
@@ -142,9 +153,10 @@ class Player:
         q.discard = self.discard[:]
         q.void = self.void[:]
         q.slots = [None if f is None else f.copy() for f in self.slots]
-        q.om, q.pdr, q.au, q.gk, q.lm, q.cv, q.bm, q.rm, q.heard, q.xm, q.sd = (
+        q.om, q.pdr, q.au, q.gk, q.lm, q.cv, q.bm, q.rm, q.heard, q.xm, q.sd, q.vr = (
             self.om, self.pdr, self.au, self.gk, self.lm, self.cv, self.bm, self.rm, self.heard, self.xm,
-            self.sd)
+            self.sd, self.vr)
+        q.pa = self.pa
         q.hazards = self.hazards[:]
         q.stage, q.on, q.used, q.tokens, q.energy = self.stage, self.on, self.used, self.tokens, self.energy
         q.played, q.stall, q.acted, q.empty, q.turns, q.disc = (self.played, self.stall, self.acted,

@@ -101,9 +101,10 @@ class TurnsMixin:
         pl = s.p[p]
         pl.turns = 1
         s.turn_one = True           # (p is s.cur)
-        pl.played = pl.disc = pl.energy = 0
-        pl.used = pl.acted = pl.empty = False
+        pl.played = pl.disc = pl.energy = pl.used = 0
+        pl.acted = pl.empty = False
         pl.on = True
+        pl.pa = pl.apw
         _changed(pl)
 
     def _end_triggers(self, s, p):
@@ -168,8 +169,9 @@ class TurnsMixin:
         # the start of a later turn, with the end of this turn for the same fighters
         nxt.turns += 1
         s.turn_one = False
-        nxt.played = nxt.disc = 0
-        nxt.used = nxt.acted = False
+        nxt.played = nxt.disc = nxt.used = 0
+        nxt.acted = False
+        nxt.pa = nxt.apw
         nxt.energy = self.energy_per_turn
         nxt.empty = not nxt.om
         q = s.queue

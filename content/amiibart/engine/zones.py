@@ -65,7 +65,10 @@ def _buff(pl, f, atk, hp, kw, temp):
         f.kw |= kw
     if hp:
         f.hp += hp
-        f.maxhp += hp
+        if pl.vr & 1:               # = V_RAISED_CAP: healing may go up to the new Health
+            f.maxhp += hp
+        else:                       # healing still stops at the printed Health
+            f.gain += hp
 
 
 def _from_hand(pl, c):

@@ -54,7 +54,8 @@ class HeuristicMixin:
             v += (my_yang - o_yin if my_yang > o_yin else 0.0) - (o_yang - my_yin if o_yang > my_yin
                                                                  else 0.0)
         k = s.kick[player]
-        if k >= 0 and not s.krev[player] and s.round < self.round_limit:
+        limit = s.info.limit
+        if k >= 0 and not s.krev[player] and (not limit or s.round < limit):
             v += self.KICKER_WEIGHT * self.value[k]
         value = self.value
         v += self.HAND_WEIGHT * sum(value[k] for k in s.hands[player])

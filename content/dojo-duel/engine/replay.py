@@ -22,6 +22,10 @@ class ReplayMixin:
             return f"reveals their kicker, {self.names[k] if k >= 0 else '?'}"
         if verb == "keep":
             return "keeps their kicker face down"
+        if verb == "draw":
+            return "draws the extra card of the first Draw"
+        if verb == "pass":
+            return "declines the extra card of the first Draw"
         return repr(action)
 
     def describe_outcome(self, before: DojoState, after: DojoState, action) -> str:
@@ -45,11 +49,12 @@ class ReplayMixin:
         return f"{self.names[k]} ({self.yin[k]} Yin / {self.yang[k]} Yang)"
 
     @staticmethod
-    def _why_over(pts, rnd) -> str:
+    def _why_over(pts, rnd, tiebreak) -> str:
         down = [f"P{q + 1}" for q in (0, 1) if pts[q] <= 0]
         if len(down) == 2:
-            return "both at 0 or below, more points wins"
-        return f"{down[0]} is at 0 or below" if down else f"round {rnd} was the last"
+            return ("both at 0 or below, more points wins (below-zero tiebreak)" if tiebreak
+                    else "both at 0 or below in the same round")
+        return f"{down[0]} is at 0 or below" if down else f"round {rnd} was the last (round limit)"
 
     def _round_result(self, before: DojoState, after: DojoState) -> list[str]:
         """The comparison of the round `before` was in, its Clean, then the score or the end."""
@@ -71,10 +76,10 @@ class ReplayMixin:
         score = f"P1 {pts[0]}, P2 {pts[1]}"
         if after.phase != OVER:
             lines.append(f"score: {score}")
-        elif after.result == DRAW:
-            lines.append(f"{self._why_over(pts, before.round)}: a draw, {score}")
         else:
-            lines.append(f"{self._why_over(pts, before.round)}: P{after.result + 1} wins, {score}")
+            why = self._why_over(pts, before.round, after.info.tiebreak)
+            lines.append(f"{why}: a draw, {score}" if after.result == DRAW
+                         else f"{why}: P{after.result + 1} wins, {score}")
         return lines
 
     def card_of(self, state: DojoState, action) -> str | None:

@@ -10,20 +10,28 @@ from pathlib import Path
 from cardgen.engines.base import IllegalAction, RuleConflict, Setup
 
 from .state import (
+    ALTERNATE_FIRST_TURN,
     ANSWER,
+    BELOW_ZERO_TIEBREAK,
     DRAW,
+    DRAW_ACTION,
+    EXTRA,
+    EXTRA_LIST,
     FIRST_TURN,
     KEEP_ACTION,
     KICKER,
     OVER,
+    PASS_ACTION,
     PHASE_NAMES,
     PICK,
     PICK_ACTION,
     PICK_LIST,
     PLAIN_FIELDS,
+    QUICK_BOUT,
     REVEAL,
     REVEAL_ACTION,
     REVEAL_LIST,
+    ROUND_LIMIT,
     RUNNING,
     SECOND_TURN,
     DojoState,
@@ -32,18 +40,36 @@ from .state import (
 )
 
 
+def _number(tables: dict, table: str, key: str, default: int) -> int:
+    value = tables.get(table)
+    value = value.get(key, default) if isinstance(value, dict) else default
+    return value if isinstance(value, int) and not isinstance(value, bool) and value > 0 else default
+
+
 class RulesMixin:
     """The rules half of DojoDuelEngine (cardgen.engines.base.Engine comes after it in the MRO)."""
 
+    # The house variants it plays (game.yaml `variants` says what each departs from); with none
+    # the match follows the published rules.
+    variants = {
+        ROUND_LIMIT: "the bout ends after round 20 (tables.round_limit): more points wins, equal "
+                     "points is a draw",
+        BELOW_ZERO_TIEBREAK: "both players at 0 or below after the same round: the one with more "
+                             "points left (counting below 0) wins, equal points is a draw",
+        ALTERNATE_FIRST_TURN: "the first Turn passes to the other player every round",
+        QUICK_BOUT: "both start on 10 points and the bout ends after round 10 (tables.quick_bout), "
+                    "as with the round limit",
+    }
+
     def __init__(self, game):
         super().__init__(game)
-        tables = game.tables or {}
+        tables = game.tables if isinstance(game.tables, dict) else {}
         self.start_points = int(tables.get("starting_points", 20))
         self.hand_size = int(tables.get("hand_size", 5))
-        end = tables.get("end") or {}
-        self.round_limit = int(end.get("round_limit", 20)) if isinstance(end, dict) else 20
-        first_draw = tables.get("first_draw") or {}
-        self.extra_draw = int(first_draw.get("extra_draw", 1)) if isinstance(first_draw, dict) else 1
+        self.limit_rounds = _number(tables, "round_limit", "rounds", 20)
+        self.quick_points = _number(tables, "quick_bout", "points", 10)
+        self.quick_rounds = _number(tables, "quick_bout", "rounds", 10)
+        self.extra_draw = _number(tables, "first_draw", "extra_draw", 1)
 
         # The effect grammar of this game is the two printed numbers: a technique adds its Yin to
         # its owner's cushion and its Yang to their attack. Anything else printed needs a rule.
@@ -79,24 +105,47 @@ class RulesMixin:
             decks = sorted(folder.glob("*.yaml"))
         loaded = [self._deck_list(d) for d in decks]
         # Every pair of different decks, in both seatings (so a bot per seat meets every deck
-        # from both sides); a single deck plays the mirror match.
+        # from both sides); a single deck plays the mirror match. A match plays the variants
+        # asked for plus those either deck file names.
         pairs = list(itertools.permutations(loaded, 2)) or [(d, d) for d in loaded[:1]]
         return [Setup(label=f"{a[0]} vs {b[0]}", seats=[a[0], b[0]],
-                      options={"decks": [list(a[1]), list(b[1])]}, cards=frozenset([*a[1], *b[1]]))
+                      options={"decks": [list(a[1]), list(b[1])],
+                               "variants": sorted({*variants, *a[2], *b[2]})},
+                      cards=frozenset([*a[1], *b[1]]))
                 for a, b in pairs]
 
-    def _deck_list(self, deck) -> tuple[str, list[str]]:
-        """(name, card names with repeats) from a Deck, a deck file path, or (name, names)."""
+    def _deck_list(self, deck) -> tuple[str, list[str], tuple[str, ...]]:
+        """(name, card names with repeats, variants) from a Deck, a deck file path, or
+        (name, names)."""
         if isinstance(deck, (str, Path)):
             from cardgen.model import load_deck
 
             deck = load_deck(Path(deck))
         if isinstance(deck, tuple):
-            return deck[0], list(deck[1])
+            return deck[0], list(deck[1]), ()
         cards: list[str] = []
         for entry, count in deck.counted_entries():
             cards.extend([entry.card.name] * count)
-        return deck.name, cards
+        own = getattr(deck, "variants", None) or ()
+        return deck.name, cards, tuple(v for v in own if isinstance(v, str))
+
+    def _rules(self, variants) -> dict:
+        """Info's rule settings for a match with these variants (unknown names: ValueError)."""
+        variants = sorted(set(variants or ()))
+        unknown = [v for v in variants if v not in self.variants]
+        if unknown:
+            raise ValueError(f"no variant {', '.join(map(repr, unknown))} (the engine plays "
+                             f"{', '.join(self.variants)})")
+        limits = []
+        if ROUND_LIMIT in variants:
+            limits.append(self.limit_rounds)
+        if QUICK_BOUT in variants:
+            limits.append(self.quick_rounds)
+        return {"start": self.quick_points if QUICK_BOUT in variants else self.start_points,
+                "limit": min(limits) if limits else 0,
+                "tiebreak": BELOW_ZERO_TIEBREAK in variants,
+                "alternate": ALTERNATE_FIRST_TURN in variants,
+                "variants": tuple(variants)}
 
     # -- the match ------------------------------------------------------------------------------
     def initial_state(self, setup: Setup, rng: random.Random) -> DojoState:
@@ -112,10 +161,14 @@ class RulesMixin:
                                    "least 2 besides the kicker")
             kinds.append(deck)
         self._check_can_score(kinds)
+        try:
+            rules = self._rules(setup.options.get("variants"))
+        except ValueError as err:
+            raise RuleConflict(str(err)) from None
         s = DojoState()
         s.rng = rng
-        s.info = self._info(kinds)
-        s.points = [self.start_points, self.start_points]
+        s.info = info = self._info(kinds, rules)
+        s.points = [info.start, info.start]
         for p in (0, 1):
             deck = list(kinds[p])
             rng.shuffle(deck)
@@ -127,11 +180,11 @@ class RulesMixin:
         s.to_move = s.first
         return s
 
-    def _info(self, kinds) -> Info:
+    def _info(self, kinds, rules: dict) -> Info:
         yin, yang = self.yin, self.yang
         avg_yin = [sum(yin[k] for k in d) / len(d) if d else 0.0 for d in kinds]
         avg_yang = [sum(yang[k] for k in d) / len(d) if d else 0.0 for d in kinds]
-        return Info([sorted(d) for d in kinds], avg_yin, avg_yang)
+        return Info([sorted(d) for d in kinds], avg_yin, avg_yang, **rules)
 
     def _check_can_score(self, kinds) -> None:
         """RuleConflict when no round can ever cost anybody a point (a match with no winner)."""
@@ -141,7 +194,8 @@ class RulesMixin:
             if attack > guard:
                 return
         raise RuleConflict("stalemate: no Yang total these decks can make (two field cards and a "
-                           "kicker) ever beats the lowest Yin total, so nobody can lose a point")
+                           "kicker) ever beats the lowest Yin total, so nobody can lose a point "
+                           "and the bout can never end")
 
     def _draw(self, s: DojoState, p: int, n: int) -> None:
         hand, deck = s.hands[p], s.decks[p]
@@ -170,6 +224,8 @@ class RulesMixin:
         if phase == KICKER:
             acts = self.kicker_action
             return [acts[k] for k in sorted(set(state.hands[state.to_move]))]
+        if phase == EXTRA:
+            return EXTRA_LIST
         return []
 
     def apply_chosen(self, s: DojoState, action) -> DojoState:
@@ -222,13 +278,35 @@ class RulesMixin:
             if p == s.first:
                 s.to_move = 1 - p
                 return s
-            for q in (0, 1):
-                self._draw(s, q, self.extra_draw)
-            s.phase = PICK
-            s.to_move = s.first
-            s.turn = 0                      # = FIRST_TURN
-            return s
+            # Both kickers are down: each may now draw one more card, the first-Turn player
+            # deciding first.
+            return self._offer_extra(s, s.first)
+        if phase == EXTRA:
+            if action == DRAW_ACTION:
+                self._draw(s, p, self.extra_draw)
+            elif action != PASS_ACTION:
+                raise IllegalAction(f"{action!r}: draw the extra card or pass")
+            if p == s.first:
+                return self._offer_extra(s, 1 - p)
+            return self._start_turns(s)
         raise IllegalAction(f"{action!r}: the match is over")
+
+    def _offer_extra(self, s: DojoState, p: int) -> DojoState:
+        """Ask player p whether they draw the first Draw's extra card; skip a player with nothing
+        left to draw (deck and recycle pile empty), and after the second player start the Turns."""
+        if s.decks[p] or s.recycle[p]:
+            s.phase = EXTRA
+            s.to_move = p
+            return s
+        if p == s.first:
+            return self._offer_extra(s, 1 - p)
+        return self._start_turns(s)
+
+    def _start_turns(self, s: DojoState) -> DojoState:
+        s.phase = PICK
+        s.to_move = s.first
+        s.turn = 0                          # = FIRST_TURN
+        return s
 
     def _open_window(self, s: DojoState) -> DojoState:
         """After both Turns: ask about face-down kickers (second-Turn player first), or resolve."""
@@ -279,16 +357,33 @@ class RulesMixin:
                 kick[q] = -1                # = NO_CARD
                 krev[q] = False
                 s.kused[q] = True
-        # The end
+        # The end: reduced to 0 or below, you lose; both at once is a tie (below-zero-tiebreak:
+        # more points wins). Only a round limit (a variant) ends a bout otherwise.
         a, b = pts
-        if a <= 0 or b <= 0 or s.round >= self.round_limit:
+        info = s.info
+        if a <= 0 or b <= 0:
+            if a > 0:
+                s.result = 0
+            elif b > 0:
+                s.result = 1
+            elif info.tiebreak:
+                s.result = 0 if a > b else 1 if b > a else DRAW
+            else:
+                s.result = DRAW
+            s.phase = OVER
+            s.to_move = -1              # = NOBODY
+            return s
+        if info.limit and s.round >= info.limit:
             s.result = 0 if a > b else 1 if b > a else DRAW
             s.phase = OVER
             s.to_move = -1              # = NOBODY
             return s
-        # The next round: the Draw, then the other player takes the first Turn
+        # The next round: the Draw; the toss winner takes the first Turn again
+        # (alternate-first-turn: the other player does)
         s.round += 1
-        s.first = first = 1 - s.first
+        if info.alternate:
+            s.first = 1 - s.first
+        first = s.first
         s.turn = 0                          # = FIRST_TURN
         hs = self.hand_size
         for q in (0, 1):
@@ -343,7 +438,7 @@ class RulesMixin:
                 zones.append(s.kick[p])
             if sorted(zones) != s.info.owned[p]:
                 out.append(f"player {p}: cards were created or lost across zones")
-            if s.points[p] > self.start_points:
+            if s.points[p] > s.info.start:
                 out.append(f"player {p} has {s.points[p]} points, above the start")
             if len(s.hands[p]) > self.hand_size + (1 if s.phase == KICKER else 0):
                 out.append(f"player {p} holds {len(s.hands[p])} cards")
@@ -353,16 +448,20 @@ class RulesMixin:
                 out.append(f"player {p} revealed a kicker they do not have")
             if s.kused[p] and s.kick[p] >= 0:
                 out.append(f"player {p} has a second kicker")
-        if not 1 <= s.round <= self.round_limit:
-            out.append(f"round {s.round} outside 1..{self.round_limit}")
+        limit = s.info.limit
+        if s.round < 1 or (limit and s.round > limit):
+            out.append(f"round {s.round} outside 1..{limit or 'no limit'}")
         if s.phase == OVER:
+            a, b = s.points
             if s.result == RUNNING:
                 out.append("the match is over without a result")
-            elif min(s.points) > 0 and s.round < self.round_limit:
-                out.append("the match ended with both players above 0 before the round limit")
+            elif min(a, b) > 0 and not (limit and s.round == limit):
+                out.append("the match ended with both players above 0 before any round limit")
             else:
-                a, b = s.points
-                want = 0 if a > b else 1 if b > a else DRAW
+                if min(a, b) > 0 or s.info.tiebreak or max(a, b) > 0:
+                    want = 0 if a > b else 1 if b > a else DRAW
+                else:
+                    want = DRAW         # both at 0 or below: a tie
                 if s.result != want:
                     out.append(f"result {s.result} does not match points {s.points}")
         else:
@@ -370,7 +469,7 @@ class RulesMixin:
                 out.append("a result while the match goes on")
             if min(s.points) <= 0:
                 out.append(f"points {s.points} at 0 or below but the match goes on")
-            if s.phase != KICKER and (s.field[0] or s.field[1]):
+            if s.phase not in (KICKER, EXTRA) and (s.field[0] or s.field[1]):
                 placed = len(s.field[0]) + len(s.field[1])
                 expect = {(PICK, SECOND_TURN): 2, (ANSWER, FIRST_TURN): 1,
                           (ANSWER, SECOND_TURN): 3}.get((s.phase, s.turn), 4)

@@ -10,6 +10,7 @@ from cardgen.engines.base import action_words
 from .state import (
     ANSWER,
     DRAW,
+    EXTRA,
     FIRST_TURN,
     KICKER,
     NO_CARD,
@@ -26,13 +27,18 @@ from .state import (
 class ScenarioMixin:
     def scenario_state(self, setup: dict, rng: random.Random) -> DojoState:
         setup = setup or {}
+        unknown = set(setup) - {"round", "first", "phase", "turn", "to_move", "p0", "p1", "variants"}
+        if unknown:
+            raise ValueError(f"unknown setup keys {sorted(unknown)}")
+        rules = self._rules(setup.get("variants"))
         s = DojoState()
         s.rng = rng
         s.round = int(setup.get("round", 1))
         s.first = int(setup.get("first", 0))
         phase_name = setup.get("phase", "pick")
-        if phase_name not in PHASE_NAMES[:4]:
-            raise ValueError(f"phase {phase_name!r}: one of kicker, pick, answer, reveal")
+        playable = [n for i, n in enumerate(PHASE_NAMES) if i != OVER]
+        if phase_name not in playable:
+            raise ValueError(f"phase {phase_name!r}: one of {', '.join(playable)}")
         s.phase = PHASE_NAMES.index(phase_name)
         s.turn = int(setup.get("turn", 1)) - 1
         if s.turn not in (FIRST_TURN, SECOND_TURN):
@@ -44,7 +50,7 @@ class ScenarioMixin:
                                    "kicker_revealed", "kicker_used"}
             if unknown:
                 raise ValueError(f"p{p}: unknown setup keys {sorted(unknown)}")
-            s.points[p] = int(spec.get("points", self.start_points))
+            s.points[p] = int(spec.get("points", rules["start"]))
             s.hands[p] = self._kinds(spec.get("hand", []))
             s.decks[p] = self._kinds(spec.get("deck", []))[::-1]
             s.recycle[p] = self._kinds(spec.get("recycle", []))
@@ -57,9 +63,9 @@ class ScenarioMixin:
             if kicker:
                 owned.append(s.kick[p])
             kinds.append(owned)
-        s.info = self._info(kinds)
+        s.info = self._info(kinds, rules)
         first, second = len(s.field[s.first]), len(s.field[1 - s.first])
-        want = {KICKER: (0, 0), PICK: ((0, 0), (1, 1)), ANSWER: ((0, 1), (2, 1)),
+        want = {KICKER: (0, 0), EXTRA: (0, 0), PICK: ((0, 0), (1, 1)), ANSWER: ((0, 1), (2, 1)),
                 REVEAL: (2, 2)}[s.phase]
         if s.phase in (PICK, ANSWER):
             want = want[s.turn]
@@ -69,6 +75,8 @@ class ScenarioMixin:
                              f"{second}")
         if s.phase == KICKER:
             s.to_move = s.first
+        elif s.phase == EXTRA:
+            s.to_move = int(setup.get("to_move", s.first))
         elif s.phase in (PICK, ANSWER):
             s.to_move = s.first if s.turn == FIRST_TURN else 1 - s.first
         else:
@@ -86,7 +94,7 @@ class ScenarioMixin:
     def parse_action(self, state: DojoState, spec):
         parts = action_words(spec)
         verb = str(parts[0]).lower()
-        if verb in ("pick", "reveal", "keep") and len(parts) == 1:
+        if verb in ("pick", "reveal", "keep", "draw", "pass") and len(parts) == 1:
             return (verb,)
         if verb in ("answer", "kicker") and len(parts) == 2:
             if parts[1] not in self.kind:

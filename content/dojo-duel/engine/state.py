@@ -3,9 +3,10 @@ results, the fixed actions, the card fields no rule reads)."""
 
 from __future__ import annotations
 
-# Phases (DojoState.phase); PHASE_NAMES[phase] is the word scenarios and observe use.
-KICKER, PICK, ANSWER, REVEAL, OVER = 0, 1, 2, 3, 4
-PHASE_NAMES = ("kicker", "pick", "answer", "reveal", "over")
+# Phases (DojoState.phase); PHASE_NAMES[phase] is the word scenarios and observe use. EXTRA: at the
+# first Draw, after both kickers are placed, each player may draw one more card.
+KICKER, PICK, ANSWER, REVEAL, OVER, EXTRA = 0, 1, 2, 3, 4, 5
+PHASE_NAMES = ("kicker", "pick", "answer", "reveal", "over", "extra-draw")
 # DojoState.result: RUNNING, DRAW, or the winner (0 or 1).
 RUNNING, DRAW = -2, -1
 # DojoState.kick[p] when the player has no kicker (face down or revealed).
@@ -20,20 +21,37 @@ REVEAL_ACTION = ("reveal",)
 KEEP_ACTION = ("keep",)
 PICK_LIST = [PICK_ACTION]
 REVEAL_LIST = [REVEAL_ACTION, KEEP_ACTION]
+DRAW_ACTION = ("draw",)
+PASS_ACTION = ("pass",)
+EXTRA_LIST = [DRAW_ACTION, PASS_ACTION]
+
+# The house variants the engine plays (Setup.options["variants"], a scenario's `variants`).
+ROUND_LIMIT = "round-limit"
+BELOW_ZERO_TIEBREAK = "below-zero-tiebreak"
+ALTERNATE_FIRST_TURN = "alternate-first-turn"
+QUICK_BOUT = "quick-bout"
 
 # Fields a technique may carry without needing a rule of the engine.
 PLAIN_FIELDS = frozenset({"yin", "yang", "school", "flavour"})
 
 
 class Info:
-    """Per-match data that never changes, shared (not copied) between clones."""
+    """Per-match data that never changes, shared (not copied) between clones: the cards and the
+    rules the match is played by (the published rules, or the variants asked for)."""
 
-    __slots__ = ("owned", "avg_yin", "avg_yang")
+    __slots__ = ("owned", "avg_yin", "avg_yang", "start", "limit", "tiebreak", "alternate",
+                 "variants")
 
-    def __init__(self, owned, avg_yin, avg_yang):
+    def __init__(self, owned, avg_yin, avg_yang, start=20, limit=0, tiebreak=False,
+                 alternate=False, variants=()):
         self.owned = owned          # [sorted kinds of player 0, of player 1]: every card they own
         self.avg_yin = avg_yin      # [player 0, player 1]: average Yin of their cards
         self.avg_yang = avg_yang
+        self.start = start          # starting points
+        self.limit = limit          # the last round (round-limit, quick-bout); 0: no limit
+        self.tiebreak = tiebreak    # below-zero-tiebreak: both at 0 or below, more points wins
+        self.alternate = alternate  # alternate-first-turn: the first Turn passes every round
+        self.variants = variants    # the variant names, sorted
 
 
 class DojoState:

@@ -29,7 +29,7 @@ class WordsMixin:
         setup = setup or {}
         s = RaceState()
         s.rng = rng
-        s.finish = int(setup.get("finish", self.finish))
+        s.finish = self.long_finish if "long-race" in (setup.get("variants") or ()) else self.finish
         s.first = s.cur = int(setup.get("to_move", 0))
         s.over, s.winner = False, None
         s.distance, s.anchored = [0, 0], [False, False]
