@@ -201,8 +201,13 @@ def test_scenario(engine, path):
 
 
 def test_scenarios_cover_the_faq_and_examples():
-    sources = [load_scenario(p).data["source"] for p in SCENARIOS]
-    assert sources.count("faq") == 5 and sources.count("example") == 2
+    data = [load_scenario(p).data for p in SCENARIOS]
+    published = [d["source"] for d in data if not d["setup"].get("variants")]
+    # the rulebook's five FAQ answers and two examples, played by the published rules
+    assert published.count("faq") == 5 and published.count("example") == 2
+    # and one question for each house variant
+    assert sorted(v for d in data for v in d["setup"].get("variants") or []) == [
+        "failed-transform-stays", "round-limit"]
 
 
 def test_a_wrong_expectation_fails(engine):
@@ -321,6 +326,19 @@ def test_round_limit_variant(engine, scores, winner):
     st = make(engine, {**setup, "variants": []})
     obs = do(engine, st, "pass", "pass")
     assert not engine.is_over(st) and obs["round"] == engine.round_limit + 1
+
+
+@pytest.mark.parametrize("variant, changed", [
+    ("round-limit", {"ruling-no-last-round.yaml"}),
+    ("failed-transform-stays", {"ruling-transform-finds-nothing.yaml"}),
+    ("first-game", {"ruling-knockout-pile-cost.yaml"}),        # it needs a sensei
+])
+def test_each_variant_changes_only_the_published_rule_it_names(game, engine, variant, changed):
+    from cardgen.sim.scenarios import check_game
+
+    results = check_game(game, engine, variants=(variant,))
+    assert {r.scenario.path.name for r in results if not r.ok} == changed
+    assert all(r.ok for r in check_game(game, engine))
 
 
 def test_the_house_variants_are_off_by_default(engine):

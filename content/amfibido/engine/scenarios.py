@@ -50,7 +50,8 @@ class ScenarioMixin:
         st.turn = int(setup.get("turn", st.start))
         st.score = [int(x) for x in setup.get("scores", [0, 0])]
         st.passed = [bool(x) for x in setup.get("passed", [False, False])]
-        rules = self._rules(tuple(setup.get("variants") or ()))
+        variants = tuple(setup.get("variants") or ())
+        rules = self._rules(variants)
         st.limit = rules["round_limit"]
         st.stays = rules["failed_transform_stays"]
         players = setup.get("players") or [{}, {}]
@@ -62,6 +63,8 @@ class ScenarioMixin:
             st.aside[p] = [take(n) for n in pl.get("set_aside") or []]
             st.draft[p] = [take(n) for n in pl.get("draft") or []]
             if pl.get("sensei"):
+                if "first-game" in variants:
+                    raise ValueError("the first-game variant leaves the sensei in the box")
                 st.sensei[p] = take(pl["sensei"])
             dojos = pl.get("dojos") or []
             if isinstance(dojos, dict):
