@@ -138,15 +138,27 @@ def test_invariants_hold_after_every_step_and_every_match_ends(engine):
     for seed in range(240):
         st, steps, _ = random_match(engine, setups[seed % len(setups)], seed, check=check)
         w = engine.winner(st)
-        score = st.score
         assert engine.current_player(st) == -1 and engine.legal_actions(st) == []
-        if w is None:
-            assert score[0] == score[1] and st.round == engine.round_limit
-        else:
-            assert score[w] > score[1 - w]
-            assert score[w] == engine.wins_needed or st.round == engine.round_limit
+        # the published game has no drawn match: it ends only with a fourth round win
+        assert w is not None and st.score[w] == engine.wins_needed > st.score[1 - w]
         ends.add(w)
-    assert ends >= {0, 1}
+    assert ends == {0, 1}
+
+
+def test_invariants_hold_under_the_house_variants(engine):
+    setups = engine.setups(variants=("round-limit",))
+    assert all(s.options["round_limit"] == engine.round_limit for s in setups)
+    ends = set()
+    for seed in range(120):
+        st, _, _ = random_match(engine, setups[seed % len(setups)], seed,
+                                check=lambda st, seed, step: not engine.invariants(st) or
+                                pytest.fail(f"{seed} {step} {engine.invariants(st)}"))
+        w = engine.winner(st)
+        assert st.round <= engine.round_limit
+        if st.round < engine.round_limit:
+            assert w is not None and st.score[w] == engine.wins_needed
+        ends.add(w)
+    assert {0, 1} <= ends
 
 
 def test_clone_is_independent(engine):
@@ -189,8 +201,13 @@ def test_scenario(engine, path):
 
 
 def test_scenarios_cover_the_faq_and_examples():
-    sources = [load_scenario(p).data["source"] for p in SCENARIOS]
-    assert sources.count("faq") == 5 and sources.count("example") == 2
+    data = [load_scenario(p).data for p in SCENARIOS]
+    published = [d["source"] for d in data if not d["setup"].get("variants")]
+    # the rulebook's five FAQ answers and two examples, played by the published rules
+    assert published.count("faq") == 5 and published.count("example") == 2
+    # and one question for each house variant
+    assert sorted(v for d in data for v in d["setup"].get("variants") or []) == [
+        "failed-transform-stays", "round-limit"]
 
 
 def test_a_wrong_expectation_fails(engine):
@@ -299,10 +316,37 @@ def test_four_round_wins_end_the_game(engine):
 
 
 @pytest.mark.parametrize("scores, winner", [([2, 1], 0), ([2, 2], None)])
-def test_round_limit(engine, scores, winner):
-    st = make(engine, {"round": engine.round_limit, "scores": scores})
-    do(engine, st, "pass", "pass")
+def test_round_limit_variant(engine, scores, winner):
+    setup = {"round": engine.round_limit, "scores": scores, "variants": ["round-limit"]}
+    st = make(engine, setup)
+    obs = do(engine, st, "pass", "pass")
     assert engine.is_over(st) and engine.winner(st) == winner
+    assert obs["winner"] == ("draw" if winner is None else winner)
+    # the published rules play on: a drawn round is followed by the next round
+    st = make(engine, {**setup, "variants": []})
+    obs = do(engine, st, "pass", "pass")
+    assert not engine.is_over(st) and obs["round"] == engine.round_limit + 1
+
+
+@pytest.mark.parametrize("variant, changed", [
+    ("round-limit", {"ruling-no-last-round.yaml"}),
+    ("failed-transform-stays", {"ruling-transform-finds-nothing.yaml"}),
+    ("first-game", {"ruling-knockout-pile-cost.yaml"}),        # it needs a sensei
+])
+def test_each_variant_changes_only_the_published_rule_it_names(game, engine, variant, changed):
+    from cardgen.sim.scenarios import check_game
+
+    results = check_game(game, engine, variants=(variant,))
+    assert {r.scenario.path.name for r in results if not r.ok} == changed
+    assert all(r.ok for r in check_game(game, engine))
+
+
+def test_the_house_variants_are_off_by_default(engine):
+    for s in engine.setups():
+        assert s.options["round_limit"] == 0 and not s.options["failed_transform_stays"]
+    first_game = engine.setups(variants=("first-game",))
+    assert [s.options["sensei"] for s in first_game] == [False, False]
+    assert all("(no sensei)" in s.label for s in first_game)
 
 
 def test_starting_player_alternates_until_both_pass(engine):
@@ -369,6 +413,54 @@ def test_transform_puts_revealed_cards_on_the_bottom(engine):
     obs = do(engine, st, ["choose", "E1"])
     assert obs["p0"]["dojos"][1]["equipment"] == ["Master's Katana"]
     assert obs["discard"] == ["African Bullfrog", "Final Metamorphosis", "Monk's Spade"]
+
+
+LEVEL_II_FIGHTERS = ["Leopard Frog", "Leopard Frog", "Cane Toad", "Cane Toad", "Fire Salamander",
+                     "Fire Salamander", "Spectacled Caiman", "Spectacled Caiman", "Painted Turtle",
+                     "Painted Turtle", "Corn Snake", "Corn Snake", "Frilled Lizard"]
+
+
+@pytest.mark.parametrize("variants", [[], ["failed-transform-stays"]])
+def test_a_fighter_whose_transform_finds_nothing(engine, variants):
+    # every level II fighter is in the opponent's hand: Metamorphosis finds none
+    st = make(engine, {"round": 2, "variants": variants, "players": [
+        {"hand": ["Metamorphosis"], "dojos": [{"fighter": "Tree Frog",
+                                                "combos": ["Jab", "Knife-Hand Chop"]}]},
+        {"hand": LEVEL_II_FIGHTERS}]})
+    obs = do(engine, st, ["play", "Metamorphosis", "F1"])
+    dojo = obs["p0"]["dojos"][1]
+    if not variants:        # published: retired first, and nothing takes its place
+        assert dojo["fighter"] is None and dojo["combos"] == []
+        assert obs["discard"] == ["Jab", "Metamorphosis", "Tree Frog"]
+        assert obs["p0"]["set_aside"] == ["Knife-Hand Chop"]
+    else:                   # the house variant: it stays, with its combo moves
+        assert dojo["fighter"] == "Tree Frog" and dojo["combos"] == ["Jab", "Knife-Hand Chop"]
+        assert obs["discard"] == ["Metamorphosis"]
+    assert obs["decks"][2] == 27 - len(LEVEL_II_FIGHTERS)     # every card turned over goes back
+
+
+def test_an_action_card_reaches_the_discard_pile_once_resolved(engine):
+    st = make(engine, {"round": 4, "players": [
+        {"hand": ["Tactical Retreat"], "dojos": [{"fighter": "Goliath Frog"}]}, {}]})
+    obs = do(engine, st, ["play", "Tactical Retreat", "F1"])
+    assert obs["resolving"] == ["Tactical Retreat"] and obs["pending"] == "target"
+    obs = do(engine, st, ["choose", 4])
+    assert obs["resolving"] == [] and obs["discard"] == ["Tactical Retreat"]
+    assert obs["pending"] is None and obs["to_move"] == 1 and obs["p0"]["hand_size"] == 2
+
+
+def test_a_transformed_card_may_use_its_own_action_ability(engine):
+    # the Headband's ability was used this round; transformed into a Grappling Hook, the new
+    # form's own ability is another action, not used yet
+    st = make(engine, {"round": 3, "players": [
+        {"hand": ["Molting", "Jab"], "used": ["Headband"],
+         "dojos": [{"fighter": "Leopard Frog", "equipment": ["Headband"]}]},
+        {"dojos": [{"fighter": "Cane Toad", "equipment": ["Sai"]}]}],
+        "decks": {3: ["Grappling Hook"]}})
+    assert not any(a[:2] == ("ability", "E1") for a in engine.legal_actions(st))
+    obs = do(engine, st, ["play", "Molting", "E1"], "pass")
+    assert obs["p0"]["dojos"][1]["equipment"] == ["Grappling Hook"]
+    assert ("ability", "E1") in engine.legal_actions(st)
 
 
 def test_broken_box_transform_is_a_rule_conflict(tmp_path):
@@ -521,8 +613,62 @@ def test_combo_moves_leave_with_a_retired_fighter(engine):
         {"hand": ["Cane Toad"], "dojos": [{"fighter": "Tree Frog",
                                            "combos": ["Spinning Backfist", "Jab"]}]}, {}]})
     obs = do(engine, st, ["field", "Cane Toad", 1])
-    assert obs["p0"]["knockout"] == ["Spinning Backfist"]
+    # the plain move is discarded at once; the boomerang one waits for the end of the round
+    assert obs["p0"]["knockout"] == [] and obs["p0"]["set_aside"] == ["Spinning Backfist"]
     assert obs["discard"] == ["Jab", "Tree Frog"]
+    obs = do(engine, st, "pass", "pass")
+    assert obs["round"] == 3 and obs["p0"]["set_aside"] == []
+    assert obs["p0"]["knockout"] == ["Spinning Backfist"] and "Spinning Backfist" not in obs["p0"]["hand"]
+    while engine.observe(st)["phase"] == "draft":
+        do(engine, st, list(engine.legal_actions(st)[0]))
+    obs = do(engine, st, "pass", "pass")
+    assert obs["round"] == 4 and "Spinning Backfist" in obs["p0"]["hand"]
+
+
+def test_a_boomerang_move_set_aside_is_not_in_the_knockout_pile(engine):
+    # Tactical Retreat takes the fighter home: its boomerang move is set aside, out of Second
+    # Wind's reach, and only reaches the knockout pile at the end of the round
+    st = make(engine, {"round": 4, "players": [
+        {"hand": ["Tactical Retreat", "Second Wind"],
+         "dojos": [{"fighter": "Goliath Frog", "combos": ["Spinning Hook Kick"]}]}, {}]})
+    do(engine, st, ["play", "Tactical Retreat", "F1"])
+    while engine.observe(st)["pending"]:            # the card it draws: any active level
+        do(engine, st, list(engine.legal_actions(st)[0]))
+    obs = do(engine, st, "pass")                    # Player 2 passes; Player 1 is to move
+    assert obs["to_move"] == 0 and obs["p0"]["knockout"] == []
+    assert obs["p0"]["set_aside"] == ["Spinning Hook Kick"] and "Goliath Frog" in obs["p0"]["hand"]
+    assert not legal(engine, st, ["play", "Second Wind", "Spinning Hook Kick"])
+    obs = do(engine, st, "pass")
+    assert obs["round"] == 5 and obs["p0"]["knockout"] == ["Spinning Hook Kick"]
+
+
+def test_a_card_paid_into_the_knockout_pile_sits_out_the_next_round(engine):
+    st = make(engine, {"round": 2, "players": [
+        {"sensei": "Sensei Drift", "hand": ["Jab", "Second Wind"], "knockout": ["Cane Toad"],
+         "dojos": [{"fighter": "Tree Frog"}]}, {}]})
+    do(engine, st, ["ability", "S", "F1", "F2"], ["choose", "Jab"])
+    obs = do(engine, st, "pass")
+    assert obs["p0"]["knockout"] == ["Cane Toad", "Jab"] and obs["p0"]["hand"] == ["Second Wind"]
+    # Second Wind reaches both cards of the pile
+    assert legal(engine, st, ["play", "Second Wind", "Jab"])
+    assert legal(engine, st, ["play", "Second Wind", "Cane Toad"])
+    obs = do(engine, st, "pass")
+    # the toad sat out round 2 and comes back; the Jab arrived in round 2 and sits out round 3
+    assert obs["round"] == 3 and obs["p0"]["knockout"] == ["Jab"]
+    assert "Cane Toad" in obs["p0"]["hand"] and "Jab" not in obs["p0"]["hand"]
+    while engine.observe(st)["phase"] == "draft":
+        do(engine, st, list(engine.legal_actions(st)[0]))
+    obs = do(engine, st, "pass", "pass")
+    assert obs["round"] == 4 and obs["p0"]["knockout"] == [] and "Jab" in obs["p0"]["hand"]
+
+
+def test_pond_of_renewal_returns_the_whole_knockout_pile(engine):
+    st = make(engine, {"round": 6, "players": [
+        {"sensei": "Sensei Drift", "hand": ["Jab", "Pond of Renewal"], "knockout": ["Cane Toad"],
+         "dojos": [{"fighter": "Tree Frog"}]}, {}]})
+    do(engine, st, ["ability", "S", "F1", "F2"], ["choose", "Jab"], "pass")
+    obs = do(engine, st, ["play", "Pond of Renewal"])
+    assert obs["p0"]["knockout"] == [] and obs["p0"]["hand"] == ["Cane Toad", "Jab"]
 
 
 def test_still_water_starts_after_a_drawn_round(engine):
@@ -601,7 +747,9 @@ def test_outcome_of_a_fighter_replaced_with_a_boomerang_move(engine):
                                            "combos": ["Spinning Backfist", "Jab"]}]}, {}]})
     assert outcome(engine, st, ["field", "Cane Toad", 1]) == [
         "P1's Tree Frog (dojo 1) is retired to the discard pile",
-        "boomerang: P1's Spinning Backfist goes to the knockout pile"]
+        "boomerang: P1's Spinning Backfist is set aside until the end of the round"]
+    do(engine, st, "pass")
+    assert "boomerang: P1's Spinning Backfist goes to the knockout pile" in outcome(engine, st, "pass")
 
 
 def test_outcome_of_end_of_round_abilities(engine):

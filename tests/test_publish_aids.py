@@ -103,8 +103,8 @@ def test_amfibido_and_dojo_duel_aids(aids):
     game, result = aids("amfibido")
     text = text_of(result.path)
     assert "Fight resolution" in text and "Draft" in text
-    for ruling in game.tables["rulings"]:
-        assert squash(ruling)[:50] in text
+    for ruling in game.rulings:
+        assert squash(ruling.rule)[:50] in text
     game, result = aids("dojo-duel")
     text = text_of(result.path)
     for phase in ("Setup", "Draw", "Turn, twice", "Kicker", "Round", "Clean"):

@@ -130,6 +130,7 @@ def test_draft_supply(check_deck, game, full_box):
     assert problems[0].message == (
         "level II deck has 7 cards: the draft deals 8 from it to 2 players over rounds 2-4"
     )
+    assert problems[0].severity == "warning"      # advice: the rulebook sets no deck sizes
 
 
 def test_draft_supply_exactly_enough(check_deck, game, full_box):
@@ -189,6 +190,7 @@ def test_creature_missing(check_deck, game, full_box):
     assert problems[0].message == (
         "the box has no turtle fighter: every creature type needs at least one"
     )
+    assert problems[0].severity == "warning"
 
 
 def test_creature_present_with_a_single_fighter(check_deck, game, full_box):
@@ -260,6 +262,9 @@ def test_box_size(check_deck, game):
     size = [p for p in problems if p.rule == "box-size"]
     assert len(size) == 1 and size[0].line == CARDS_LINE
     assert "has 28 " in size[0].message and "at least 42" in size[0].message
+    assert size[0].severity == "warning"
+    # a rule the published game needs stays an error: here level II-V are missing
+    assert {p.severity for p in problems if p.rule == "level-missing"} == {"error"}
 
 
 def test_several_faults_are_all_reported(check_deck, game, full_box):
@@ -381,3 +386,30 @@ def test_round_table_reaches_every_level_and_after_round_seven_is_stated(game):
     assert (draft["deal"], draft["pick"], draft["pass"], draft["pick_from_passed"],
             draft["discard"]) == (3, 1, 2, 1, 1)
     assert game.tables["wins_needed"] == 4 and game.tables["dojos"] == 3
+
+
+# ---------------------------------------------------------------------------------------------
+# Rulings and variants
+
+
+def test_every_ruling_cites_the_rulebook(game):
+    assert "rulings" not in game.tables          # moved to the top-level rulings:
+    assert len(game.rulings) >= 20
+    for ruling in game.rulings:
+        assert ruling.cites, ruling.rule
+
+
+def test_variants_are_declared_and_played(game):
+    from cardgen.engines import load_engine
+
+    engine = load_engine(game)
+    assert set(game.variants) == set(engine.variants) == {
+        "first-game", "round-limit", "failed-transform-stays"}
+    assert game.variants["first-game"].source == "rulebook"
+    for vid in ("round-limit", "failed-transform-stays"):
+        v = game.variants[vid]
+        assert v.source == "house" and v.cites and v.played
+    # the rule printed for the round limit names the round the engine stops after
+    assert f"round {game.tables['round_limit']} " in game.variants["round-limit"].rule
+    # the published rules have no last round
+    assert "round_limit" not in game.tables["draft"]

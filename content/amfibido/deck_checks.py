@@ -5,6 +5,12 @@ optional sensei deck. These checks ask whether that box can play a whole game: e
 every level deck for the draft, something to transform into at every level, every creature type
 present, enough sensei for the sensei draft, and no card listed more often than the box holds it.
 
+The rulebook prints no box contents, so only what its rules cannot do without is an error (a
+level deck the draft or a transform needs, a sensei draft it cannot deal, more copies than the
+box holds). How many cards a level deck holds and whether every creature type is there are
+advice, given as warnings: the engine refills an empty level deck from the discard pile, and a
+box without snakes still plays.
+
 The numbers come from the game's `tables:` (draft.active_levels, draft.deal, sensei_draft.deal,
 creatures), so a designer who changes the round table gets checks that follow it.
 """
@@ -20,15 +26,15 @@ from cardgen.errors import Problem
 RULES = {
     "level-missing": "A level (I-V) has no cards in the box, so its level deck does not exist.",
     "draft-supply": (
-        "A level deck holds fewer cards than the draft deals from it over the rounds it is "
-        "active (round table in tables.draft, worst case: the game runs all its rounds, "
-        "2 players)."
+        "Warning: a level deck holds fewer cards than the draft deals from it over the rounds it "
+        "is active (round table in tables.draft, seven rounds, 2 players), so it will be "
+        "refilled from the discard pile."
     ),
     "transform-target": (
         "A level I-IV fighter or equipment has no card of its type at the next level to "
         "transform into; a level V one needs another level V card of its type."
     ),
-    "creature-missing": "A creature type (frog, toad, ...) has no fighter in the box.",
+    "creature-missing": "Warning: a creature type (frog, toad, ...) has no fighter in the box.",
     "sensei-supply": (
         "The box has sensei but fewer than the sensei draft deals (3 to each of the 2 players)."
     ),
@@ -193,6 +199,7 @@ def check(deck: Any, game: Any) -> Iterator[Problem]:
                 f"level {ROMAN[level]} deck has {have} cards: the draft deals {need} from it "
                 f"to {players} players over {_rounds_text(rounds)}",
                 box_line,
+                severity="warning",
             )
 
     # transform-target
@@ -228,6 +235,7 @@ def check(deck: Any, game: Any) -> Iterator[Problem]:
                 "creature-missing",
                 f"the box has no {creature} fighter: every creature type needs at least one",
                 box_line,
+                severity="warning",
             )
 
     # sensei-supply (a box without sensei is the first-game box: fine)

@@ -1,14 +1,18 @@
 """Amfibido: the reference engine (two players, three dojos, first to 4 round wins).
 
-The match, as the engine plays it (content/amfibido/game.yaml `tables` holds the numbers and
-`tables.rulings` the choices made where the rulebook is silent):
+The match, as the engine plays it (content/amfibido/game.yaml `tables` holds the numbers,
+`rulings` the choices made where the rulebook is silent and `variants` the optional rules):
 
 - Setup: the five level decks are shuffled separately (``state.rng``); each player draws 3 level I
   cards. With sensei (the default; Setup option ``sensei: false`` for a first game) each player is
   dealt 3 sensei, keeps 1 (player 0 chooses first) and the other 2 go to the bottom of the sensei
   deck. A random player starts round 1. `setups()` gives one Setup per box deck (decks/*.yaml:
   the first-game box without sensei, the standard box with them); options are ``box`` (card name
-  -> copies) and ``sensei``.
+  -> copies), ``sensei`` (false for a box without sensei, or with the first-game variant),
+  ``round_limit`` (0, or the last round under the round-limit variant) and
+  ``failed_transform_stays`` (the failed-transform-stays variant). The variants come from
+  `setups(variants=...)` and each deck's own ``variants:``; a scenario names them in its setup
+  (``variants: [round-limit]``).
 - Draft: each player is dealt 3 cards from the active levels of the round table (highest level
   first, cycling; the starting player is dealt first), picks 1 (starting player first), passes the
   other 2, picks 1 of the 2 received and discards the last. An empty level deck is refilled from
@@ -21,17 +25,21 @@ The match, as the engine plays it (content/amfibido/game.yaml `tables` holds the
 - Fight: per dojo, the fighter with the higher total power wins (equal: draw; unopposed: wins;
   empty on both sides: draw). Total power = base + equipment + abilities + combo moves, checked at
   the fight, never below 0. A round is won with 2-3 fight wins or 1 win and 2 draws, otherwise it
-  is a draw. 4 round wins end the game; after round 12 more round wins takes it (equal: draw).
+  is a draw. 4 round wins end the game, however many rounds that takes: the published game has
+  no last round and no drawn match (only the round-limit house variant ends it after
+  tables.round_limit rounds, more round wins taking it, equal wins a draw).
 - End of round, in the rulebook's order: end-of-round abilities (a player chooses when two of
   their own apply to one fighter, or whether to use a "may"); knockout piles go back to hand;
-  combo moves are discarded (boomerang ones go to the knockout pile); losing fighters go back to
+  combo moves are discarded (boomerang ones go to the knockout pile, with those set aside when
+  their fighter left the dojos during the round); losing fighters go back to
   hand, or to the knockout pile if knocked out; winners and draws stay. The round winner starts
   the next round; after a drawn round the player who did not start does.
 - Keywords: Transform (retire; reveal the next level's deck, level V stays at V, until a card of
   the same type shows; the rest go to the bottom in random order; it keeps its combo moves and
-  does not enter the dojo; no such card available: it stays; none in the whole box:
-  RuleConflict), Knockout, Boomerang, Switcheroo (move to another of your dojos, swapping with
-  a card of the same type there; a moved fighter enters its new dojo, its combo moves follow it),
+  does not enter the dojo; no such card available: it stays retired and its place empty, or with
+  the failed-transform-stays variant it stays where it was; none in the whole box:
+  RuleConflict), Knockout, Boomerang, Switcheroo (move to another of your dojos, swapping with a
+  card of the same type there; a moved fighter enters its new dojo, its combo moves follow it),
   Neutralize (text and action ability ignored, printed power still counts; mutual neutralizers:
   the one that came into play last wins).
 
@@ -84,6 +92,7 @@ level decks with the scenario seed)::
     players:              # a list of two mappings (player 0, player 1)
       - hand: [Jab, Tree Frog]
         knockout: []
+        set_aside: []     # boomerang moves whose fighter left the dojos this round
         sensei: Master Ripple
         draft: []         # phase draft: the cards dealt to this player
         used: []          # names of cards whose action ability was used this round
@@ -97,13 +106,16 @@ Observe (what `expect:` is compared against)::
     round, phase (sensei|draft|field|end of round|over), to_move (-1 once over), starting, first,
     scores: [p0, p1], over, winner (0 | 1 | "draw" | null), passed: [p0, p1],
     pending (null, or "target" | "cost" | "discard" | "retire equipment" | "end of round"),
-    p0 / p1: {hand (sorted names), hand_size, knockout (sorted), sensei, draft (sorted),
+    p0 / p1: {hand (sorted names), hand_size, knockout (sorted), set_aside (sorted: boomerang
+              moves waiting for the end of the round), sensei, draft (sorted),
               dojos: {1: {fighter, equipment: [...], combos: [...], fighting (the card fighting
               there: the fighter, or a Komodo Dragon from another dojo), power (total power if
               the fight were now; null without a fighter), knockout (it would knock out a beaten
               opponent), neutralized (sorted names of its neutralized cards)}, 2: ..., 3: ...},
               powers: [dojo 1, dojo 2, dojo 3]},
-    discard (sorted), decks: {1: size, ..., 5: size}, deck_tops: {level: top card or null},
+    discard (sorted), resolving (the action card whose effect still waits for a choice: it goes to
+    the discard pile once resolved), decks: {1: size, ..., 5: size}, deck_tops: {level: top card
+    or null},
     last_round (null, or {results: {p0: [win|lose|draw x3], p1: [...]}, powers: {p0, p1},
                 winner: 0 | 1 | "draw", knocked_out: {p0: [names], p1: [names]}})
 """
@@ -128,8 +140,18 @@ from .scenarios import ScenarioMixin
 class AmfibidoEngine(CardsMixin, MatchMixin, LegalMixin, ActionsMixin, EffectsMixin, RoundsMixin,
                      PowerMixin, HeuristicMixin, ChecksMixin, ReplayMixin, ScenarioMixin, Engine):
     game_id = "amfibido"
+    # a match still running after this many actions is reported as a conflict: the published game
+    # has no last round (a match is some 60-160 actions)
     max_actions = 1500
     keywords = frozenset({"Transform", "Knockout", "Boomerang", "Switcheroo", "Neutralize"})
+    # the variants it plays (game.yaml `variants:` declares each with its rulebook sentence)
+    variants = {
+        "first-game": "the first game: the sensei stay in the box",
+        "round-limit": "house rule: after tables.round_limit rounds the player with more round "
+                       "wins takes the match, equal wins a draw",
+        "failed-transform-stays": "house rule: a transform that finds no card of its type leaves "
+                                  "the card where it was instead of retired",
+    }
     # more than 30 attributes: all in slots, one added in __init__ too (docs/engines.md says why)
     __slots__ = ("game", "wins_needed", "active", "last_table_round", "round_limit", "deal", "plans",
                  "creatures", "grammar", "no_sensei", "_unsupported", "infos", "by_name", "d_of", "A_pick",

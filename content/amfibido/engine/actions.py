@@ -52,7 +52,8 @@ class ActionsMixin:
                 ci = self.by_name[action[1]]
                 c = self._take(st.hand[p], ci.d, st.box.dof)
                 self._exec(st, p, ci.steps, 0, None, action[2:], ci.steps[0].count, True, ())
-                st.discard.append(c)    # resolved first, then discarded
+                # resolved first, then discarded: with choices still to make, once they are made
+                (st.resolving if st.pend else st.discard).append(c)
             elif kind == "ability":
                 self._ability(st, p, action[1], action[2:])
             if not st.pend:
@@ -186,7 +187,8 @@ class ActionsMixin:
 
     def _pay(self, st, p, cost, c):
         st.hand[p].remove(c)
-        (st.discard if cost == C_DISCARD else st.ko[p]).append(c)
+        # a card put in the knockout pile now sits out the next round (see AState.ko_new)
+        (st.discard if cost == C_DISCARD else st.ko_new[p]).append(c)
 
     def _resolve_pending(self, st, a):
         pe = st.pend.pop(0)
@@ -199,7 +201,7 @@ class ActionsMixin:
         elif kind == P_COST:
             p, cost, (steps, src, opt) = pe[1], pe[2], pe[3]
             c = self._take(st.hand[p], self.d_of[a[1]], st.box.dof)
-            (st.discard if cost == C_DISCARD else st.ko[p]).append(c)
+            (st.discard if cost == C_DISCARD else st.ko_new[p]).append(c)
             self._exec(st, p, steps, 0, src, opt, steps[0].count, True, ())
         elif kind == P_DISCARD:
             p, n = pe[1], pe[2]
@@ -245,6 +247,9 @@ class ActionsMixin:
         if st.phase == FIELD:
             if st.pend and not self._drain(st):
                 return
+            if st.resolving:
+                st.discard += st.resolving
+                st.resolving = []
             p = st.turn
             o = 1 - p
             if not st.passed[o]:

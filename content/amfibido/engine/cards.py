@@ -47,7 +47,8 @@ class CardsMixin:
         raw = draft.get("active_levels") or DEFAULT_ACTIVE
         self.active = {int(k): [int(x) for x in v] for k, v in raw.items()}
         self.last_table_round = max(self.active)
-        self.round_limit = int(draft.get("round_limit", 12))
+        # the last round of the round-limit house variant (the published game has none)
+        self.round_limit = int(tables.get("round_limit", 12))
         self.deal = int(draft.get("deal", 3))
         self.plans = {}
         for r, levels in self.active.items():

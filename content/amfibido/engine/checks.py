@@ -28,7 +28,9 @@ class ChecksMixin:
     def invariants(self, st) -> list[str]:
         info = st.box.info
         problems = []
-        seen = st.sdeck + st.discard
+        seen = st.sdeck + st.discard + st.resolving
+        if st.resolving and not st.pend:
+            problems.append("an action card still resolving with no choice left to make")
         for lv in LEVELS:
             deck = st.decks[lv]
             seen += deck
@@ -37,6 +39,10 @@ class ChecksMixin:
         for p in (0, 1):
             seen += st.hand[p]
             seen += st.ko[p]
+            seen += st.ko_new[p]
+            seen += st.aside[p]
+            if (st.ko_new[p] or st.aside[p]) and st.phase not in (FIELD, EOR, OVER):
+                problems.append(f"player {p} still has cards waiting for the end of the last round")
             seen += st.draft[p]
             F = st.fighter[p]
             for d in R3:
@@ -74,12 +80,16 @@ class ChecksMixin:
         if len(seen) != n or len(set(seen)) != n:
             problems.append(f"cards created or lost: {len(seen)} in zones ({len(set(seen))} "
                             f"different), the box has {n}")
-        if not 1 <= st.round <= self.round_limit:
+        if st.round < 1 or (st.limit and st.round > st.limit):
             problems.append(f"round {st.round} out of range")
         if st.phase == OVER:
             r = st.result
-            if r >= 0 and st.score[r] < self.wins_needed and st.round < self.round_limit:
-                problems.append("the game ended without 4 round wins before the round limit")
+            if st.score[0] < self.wins_needed and st.score[1] < self.wins_needed and \
+                    not (st.limit and st.round == st.limit):
+                problems.append("the game ended without 4 round wins"
+                                + (" before the round limit" if st.limit else ""))
+            if r == DRAWN and not st.limit:
+                problems.append("a drawn game, which only the round-limit variant has")
             if r >= 0 and st.score[r] < st.score[1 - r]:
                 problems.append("the winner has fewer round wins")
             if r == DRAWN and st.score[0] != st.score[1]:

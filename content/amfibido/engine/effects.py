@@ -64,12 +64,15 @@ class EffectsMixin:
                 st.hand[p].append(c)
             return c
         if v == V_KORET:
-            ko = st.ko[p]
+            ko, ko_new = st.ko[p], st.ko_new[p]
             if sel == S_KO_ALL:
-                st.hand[p].extend(ko)
+                st.hand[p] += ko + ko_new
                 ko.clear()
+                ko_new.clear()
                 return -1
-            c = self._take(ko, self.d_of[opt[0]], st.box.dof)
+            d = self.d_of[opt[0]]
+            dof = st.box.dof
+            c = self._take(ko if any(dof[x] == d for x in ko) else ko_new, d, dof)
             st.hand[p].append(c)
             return c
         if v == V_TOHAND:
@@ -186,6 +189,16 @@ class EffectsMixin:
                     f"{oi.name} (level {ROMAN.get(oi.level, oi.level)}) must transform into a "
                     f"level {ROMAN[nl]} {TYPE_NAMES[typ]}, but the box has no {other}level "
                     f"{ROMAN[nl]} {TYPE_NAMES[typ]}")
+            if st.stays:                # the failed-transform-stays house variant
+                return old
+            # the card was retired before the search, and nothing takes its place
+            if kind == 0:
+                self._leave(st, p, d, st.discard)
+                self._check_cap(st, p, d, trig)
+            else:
+                del st.equip[p][d][k]
+                st.discard.append(old)
+                self._cleanup(st, old)
             return old
         if kind == 0:
             st.fighter[p][d] = found
@@ -205,7 +218,9 @@ class EffectsMixin:
         return found
 
     def _leave(self, st, p, d, dest):
-        """The fighter of dojo d leaves during the field phase; its combo moves go with it."""
+        """The fighter of dojo d leaves its dojo before the round's cleanup; its combo moves go
+        with it: discarded, except boomerang ones, which are set aside until the end of the round
+        and only then go to the knockout pile (so they sit out the whole next round)."""
         c = st.fighter[p][d]
         st.fighter[p][d] = -1                # = NO_CARD
         dest.append(c)
@@ -213,7 +228,7 @@ class EffectsMixin:
         if C:
             info = st.box.info
             for m in C:
-                (st.ko[p] if info[m].boom else st.discard).append(m)
+                (st.aside[p] if info[m].boom else st.discard).append(m)
             st.combos[p][d] = []
         self._cleanup(st, c)
 

@@ -41,4 +41,6 @@ class HeuristicMixin:
         v += 6 * (mine - theirs) + 0.3 * margin
         v += 0.35 * sum(info[c].value for c in st.hand[player])
         v += 0.25 * sum(info[c].value for c in st.ko[player])
+        if st.ko_new[player] or st.aside[player]:
+            v += 0.2 * sum(info[c].value for c in st.ko_new[player] + st.aside[player])
         return v

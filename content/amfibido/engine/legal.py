@@ -286,7 +286,7 @@ class LegalMixin:
         if v == V_DRAW:
             return [(lv,) for lv in self._active(st.round) if self._level_available(st, lv)]
         if v == V_KORET:
-            ko = st.ko[p]
+            ko = st.ko[p] + st.ko_new[p] if st.ko_new[p] else st.ko[p]
             if sel == S_KO_ALL:
                 return [NOOPT] if ko else []
             info = st.box.info

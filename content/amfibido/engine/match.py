@@ -33,15 +33,26 @@ class MatchMixin:
             counts: dict[str, int] = {}
             for entry, count in deck.counted_entries():
                 counts[entry.card.name] = counts.get(entry.card.name, 0) + count
-            sensei = any(self.by_name[n].type == SENSEI for n in counts if n in self.by_name)
+            asked = (*deck.variants, *variants)
+            sensei = "first-game" not in asked and any(
+                self.by_name[n].type == SENSEI for n in counts if n in self.by_name)
             label = deck.name + (" (with sensei)" if sensei else " (no sensei)")
             out.append(Setup(label=label, seats=["Player 1", "Player 2"],
-                             options={"box": counts, "sensei": sensei}, cards=frozenset(counts)))
+                             options={"box": counts, "sensei": sensei, **self._rules(asked)},
+                             cards=frozenset(counts)))
         if not out:
             counts = {c.name: c.copies for c in self.game.cards.values()}
-            out.append(Setup(label="Full box (with sensei)", seats=["Player 1", "Player 2"],
-                             options={"box": counts, "sensei": True}, cards=frozenset(counts)))
+            sensei = "first-game" not in variants
+            out.append(Setup(label="Full box" + (" (with sensei)" if sensei else " (no sensei)"),
+                             seats=["Player 1", "Player 2"],
+                             options={"box": counts, "sensei": sensei, **self._rules(variants)},
+                             cards=frozenset(counts)))
         return out
+
+    def _rules(self, variants) -> dict:
+        """The Setup options of the house variants asked for (none: the published rules)."""
+        return {"round_limit": self.round_limit if "round-limit" in variants else 0,
+                "failed_transform_stays": "failed-transform-stays" in variants}
 
     def _box(self, counts: dict[str, int], label: str) -> Box:
         # The same counts mapping comes back every match: remember it by identity (and check
@@ -68,6 +79,8 @@ class MatchMixin:
         st.rng = rng
         st.box = box
         st.seq = [0] * box.n
+        st.limit = int(opts.get("round_limit") or 0)
+        st.stays = bool(opts.get("failed_transform_stays"))
         for lv in LEVELS:
             deck = list(box.levels[lv])
             _shuffle(rng, deck)
@@ -123,8 +136,11 @@ class MatchMixin:
         n.decks = [d[:] for d in st.decks]
         n.sdeck = st.sdeck[:]
         n.discard = st.discard[:]
+        n.resolving = st.resolving[:]
         n.hand = [st.hand[0][:], st.hand[1][:]]
         n.ko = [st.ko[0][:], st.ko[1][:]]
+        n.ko_new = [st.ko_new[0][:], st.ko_new[1][:]]
+        n.aside = [st.aside[0][:], st.aside[1][:]]
         n.fighter = [st.fighter[0][:], st.fighter[1][:]]
         e0, e1 = st.equip
         n.equip = [[e0[0][:], e0[1][:], e0[2][:]], [e1[0][:], e1[1][:], e1[2][:]]]
@@ -147,4 +163,6 @@ class MatchMixin:
         n.rwin = st.rwin
         n.eor_stage = st.eor_stage
         n.legal = st.legal
+        n.limit = st.limit
+        n.stays = st.stays
         return n

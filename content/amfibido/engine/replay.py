@@ -175,10 +175,13 @@ class ReplayMixin:
                         lines.append(f"{when}{who} {info[c].name} (dojo {d + 1}) {to}")
             boomed = [c for C in before.combos[p] for c in C
                       if c in after.ko[p] and c not in before.ko[p]]
+            boomed += [c for c in before.aside[p] if c in after.ko[p]]
             lines += [f"boomerang: {who} {info[c].name} goes to the knockout pile" for c in boomed]
+            lines += [f"boomerang: {who} {info[c].name} is set aside until the end of the round"
+                      for c in after.aside[p] if c not in before.aside[p]]
             if same_round:
                 drawn = [c for c in after.hand[p] if c not in before.hand[p] and c not in had
-                         and c not in before.ko[p]]
+                         and c not in before.ko[p] and c not in before.ko_new[p]]
                 lines += [f"P{p + 1} draws {info[c].name}" for c in drawn]
         if same_round:
             lines += [f"{self._named(after, c)} gains Knockout this round"

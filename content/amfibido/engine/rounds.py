@@ -164,7 +164,8 @@ class RoundsMixin:
                 st.over = True
                 st.result = rw
                 return
-        if st.round >= self.round_limit:
+        if st.limit and st.round >= st.limit:
+            # the round-limit house variant: the published game goes on until 4 round wins
             st.phase = OVER
             st.over = True
             a, b = st.score
@@ -194,10 +195,14 @@ class RoundsMixin:
             ko = st.ko
             hand = st.hand
             discard = st.discard
+            ko_new = st.ko_new
             for p in order:
+                # the knockout pile comes back, except the cards put there during this round
                 if ko[p]:
                     hand[p].extend(ko[p])
-                    ko[p] = []
+                ko[p] = ko_new[p]
+                ko_new[p] = []
+            aside = st.aside
             for p in order:
                 Cp = st.combos[p]
                 if Cp[0] or Cp[1] or Cp[2]:
@@ -207,6 +212,9 @@ class RoundsMixin:
                             for m in C:
                                 (ko[p] if info[m].boom else discard).append(m)
                             Cp[d] = []
+                if aside[p]:
+                    ko[p].extend(aside[p])
+                    aside[p] = []
             res = st.res
             for p in order:
                 rp = res[p]

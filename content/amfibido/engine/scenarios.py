@@ -50,13 +50,21 @@ class ScenarioMixin:
         st.turn = int(setup.get("turn", st.start))
         st.score = [int(x) for x in setup.get("scores", [0, 0])]
         st.passed = [bool(x) for x in setup.get("passed", [False, False])]
+        variants = tuple(setup.get("variants") or ())
+        rules = self._rules(variants)
+        st.limit = rules["round_limit"]
+        st.stays = rules["failed_transform_stays"]
         players = setup.get("players") or [{}, {}]
         for p, pl in enumerate(players):
             pl = pl or {}
             st.hand[p] = [take(n) for n in pl.get("hand") or []]
             st.ko[p] = [take(n) for n in pl.get("knockout") or []]
+            st.ko_new[p] = [take(n) for n in pl.get("knockout_this_round") or []]
+            st.aside[p] = [take(n) for n in pl.get("set_aside") or []]
             st.draft[p] = [take(n) for n in pl.get("draft") or []]
             if pl.get("sensei"):
+                if "first-game" in variants:
+                    raise ValueError("the first-game variant leaves the sensei in the box")
                 st.sensei[p] = take(pl["sensei"])
             dojos = pl.get("dojos") or []
             if isinstance(dojos, dict):
@@ -147,6 +155,7 @@ class ScenarioMixin:
             "passed": list(st.passed),
             "pending": PENDING_NAMES[st.pend[0][0]] if st.pend else None,
             "discard": names(st.discard),
+            "resolving": names(st.resolving),
             "decks": {lv: len(st.decks[lv]) for lv in LEVELS},
             "deck_tops": {lv: (info[st.decks[lv][-1]].name if st.decks[lv] else None)
                           for lv in LEVELS},
@@ -175,7 +184,8 @@ class ScenarioMixin:
             out[f"p{p}"] = {
                 "hand": names(st.hand[p]),
                 "hand_size": len(st.hand[p]),
-                "knockout": names(st.ko[p]),
+                "knockout": names(st.ko[p] + st.ko_new[p]),
+                "set_aside": names(st.aside[p]),
                 "sensei": info[s].name if s >= 0 else None,
                 "draft": names(st.draft[p]),
                 "dojos": dojos,

@@ -120,9 +120,10 @@ class NoSensei:
 
 class AState:
     __slots__ = ("rng", "box", "phase", "round", "first", "start", "turn", "dstep", "passed",
-                 "score", "decks", "sdeck", "discard", "hand", "ko", "fighter", "equip", "combos",
-                 "sensei", "draft", "tmp_neut", "tmp_ko", "tmp_plus", "used", "seq", "nseq",
-                 "pend", "result", "last", "res", "kod", "fneut", "rwin", "eor_stage", "legal", "over")
+                 "score", "decks", "sdeck", "discard", "hand", "ko", "ko_new", "aside", "fighter",
+                 "equip", "combos", "sensei", "draft", "tmp_neut", "tmp_ko", "tmp_plus", "used",
+                 "seq", "nseq", "pend", "result", "last", "res", "kod", "fneut", "rwin", "eor_stage",
+                 "legal", "over", "limit", "stays", "resolving")
 
     def __init__(self):
         self.rng = None
@@ -138,8 +139,14 @@ class AState:
         self.decks = [[] for _ in range(NLEVELS + 1)]  # index = level; top of a deck = end of list
         self.sdeck = []                           # sensei deck
         self.discard = []
+        self.resolving = []                       # an action card whose effect is still resolving
         self.hand = [[], []]
+        # A knockout pile is ko + ko_new. ko: back to hand at the end of this round; ko_new: put
+        # there during this round, so back at the end of the next one (it sits that round out).
         self.ko = [[], []]
+        self.ko_new = [[], []]
+        self.aside = [[], []]                     # boomerang moves whose fighter left the dojos
+        #                                           (to the knockout pile at the end of the round)
         self.fighter = [[NO_CARD] * ND, [NO_CARD] * ND]
         self.equip = [[[] for _ in R3], [[] for _ in R3]]
         self.combos = [[[] for _ in R3], [[] for _ in R3]]   # follow the fighter of that dojo
@@ -161,3 +168,7 @@ class AState:
         self.eor_stage = EOR_ABILITIES
         self.legal = None                         # cached legal actions
         self.over = False                         # phase == OVER
+        # house variants (off: the published rules): the last round (round-limit; 0: none), and
+        # a transform that finds nothing leaves the card in place (failed-transform-stays)
+        self.limit = 0
+        self.stays = False
