@@ -167,6 +167,9 @@ def _stage_matches(game: Game, out_root: Path, progress: bool) -> StageResult:
     conflicts = report["conflicts"]
     first = 100 * (report["first_player"]["win_rate"] or 0)
     summary = f"{report['matches']} matches, first player wins {first:.0f}%, {len(conflicts)} rule conflicts"
+    sampled = sum(row.get("matches") is not None for row in report["variants"])
+    if sampled:
+        summary += f"; {sampled} variant{'s' if sampled > 1 else ''} sampled apart"
     # (a conflict found without playing, such as a keyword no rule defines, has no seed to replay)
     issues = [Issue(None, None, c["kind"], c["message"] if c["seed"] is None else
                     f"{c['message']} (replay: cardgen replay {game.id} --seed {c['seed']})")

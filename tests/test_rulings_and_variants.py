@@ -115,6 +115,7 @@ def test_the_build_report_shows_every_variant_beside_the_published_rules(tmp_pat
     assert report["rules"]["as_published"]
     (row,) = report["variants"]
     assert row["id"] == "long-race" and row["matches"] == 100 and row["conflicts"] == 0
+    assert "0 rule conflicts; 1 variant sampled apart" in built.stdout
     assert "by variant" in (tmp_path / "tide-runners" / "simulation.html").read_text().lower()
 
 
