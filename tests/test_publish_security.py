@@ -184,3 +184,19 @@ def test_unknown_table_value_names_file_and_line(guild, tmp_path):
     (guild / "rules" / "05-oops.md").write_text("# Oops\n\nStart with [[value:points]] points.\n")
     with pytest.raises(ContentError, match=r"05-oops\.md:3: .*tables has no points"):
         build_rulebook(load_game(str(guild)), tmp_path / "out")
+
+
+@pytest.mark.parametrize("game_id, plant", [
+    # a player-count table value (A.D.A.P.T.) and an element name (Amiibart): free-form tables
+    ("adapt", lambda t, bad: t["experience"]["per_turn_by_players"].update({2: bad})),
+    ("amiibart", lambda t, bad: t["element_icons"].update({bad: "fire"})),
+])
+def test_player_aids_escape_every_table_value(game_id, plant):
+    """Issue 20, item 2: the aids printed some table values as raw HTML."""
+    from cardgen.publish.aid import aid_sections
+
+    game = load_game(game_id)
+    bad = '<h1>boom</h1><a href="javascript:alert(1)">x</a>'
+    plant(game.tables, bad)
+    html = repr([s.nodes for s in aid_sections(game)[0]])
+    assert "&lt;h1&gt;boom" in html and "<h1>" not in html and "javascript:alert(1)\">" not in html

@@ -57,7 +57,7 @@ def build(aid: Aid):
     if isinstance(t.get("body_costs"), dict):
         costs.append({"kind": "group", "title": "Bodies", "cls": "sub chart", "nodes": [
             {"kind": "table", "cls": "data chart", "head": ["Level", "Cost"],
-             "rows": [[Markup(str(lv)), Markup("{} {}").format(c, aid.r("{exp}"))]
+             "rows": [[aid.r(lv), Markup("{} {}").format(c, aid.r("{exp}"))]
                       for lv, c in t["body_costs"].items()]}]})
     else:
         aid.need("body_costs")
@@ -65,7 +65,7 @@ def build(aid: Aid):
     if isinstance(pc, dict) and isinstance(pc.get("by_level"), dict):
         costs.append({"kind": "group", "title": "Parts (printed on each card)", "cls": "sub chart",
                       "nodes": [{"kind": "table", "cls": "data chart", "head": ["Level", "Cost"],
-                                 "rows": [[Markup(str(lv)), Markup("{}–{} {}").format(r[0], r[-1],
+                                 "rows": [[aid.r(lv), Markup("{}–{} {}").format(r[0], r[-1],
                                                                                        aid.r("{exp}"))]
                                           for lv, r in pc["by_level"].items()]}]})
     buying = t.get("buying")
@@ -80,7 +80,7 @@ def build(aid: Aid):
             cap = spec.get("cap")
             kind = kinds.get(spec.get("kind"), aid.r(spec.get("kind")))
             rows.append([Markup("<b>{}</b>").format(name), kind,
-                         Markup(str(cap)) if cap is not None else Markup("–"),
+                         aid.r(cap) if cap is not None else Markup("–"),
                          aid.r(aid.game.keywords.get(name, ""))])
         nodes = [{"kind": "table", "cls": "data abilities", "head": ["Ability", "Kind", "Cap", "Effect"],
                   "rows": rows}]
@@ -106,7 +106,7 @@ def build(aid: Aid):
         players = list(exp["per_turn_by_players"]) if exp else []
         aid.add("By number of players", [{"kind": "table", "cls": "data players", "head": [""] + [
             f"{p} players" for p in players], "rows": [[Markup("<b>{}</b>").format(n)] + [
-                Markup(str(row.get(p, "–"))) for p in players] for n, row in numbers]}])
+                aid.r(row.get(p, "–")) for p in players] for n, row in numbers]}])
 
 
 def _by_players(mapping: dict) -> dict:

@@ -40,7 +40,7 @@ def build(aid: Aid):
                 return f"{b.get('numeral', level)} {b.get('belt', '')}".strip()
 
             nodes.append({"kind": "table", "cls": "data chart", "head": ["Round", "Active level decks"],
-                          "rows": [[Markup(str(r)), Markup(", ").join(show(x) for x in lv)]
+                          "rows": [[aid.r(r), Markup(", ").join(show(x) for x in lv)]
                                    for r, lv in levels.items()]})
         for key in ("deal_order", "after_round_7", "empty_deck"):
             if draft.get(key):

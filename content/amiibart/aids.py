@@ -59,5 +59,5 @@ def build(aid: Aid):
     if isinstance(t.get("element_icons"), dict):
         icons = [(k, v) for k, v in t["element_icons"].items() if k != "doc"]
         aid.add("Element icons", [{"kind": "table", "cls": "data icons", "head": ["", "Element"],
-                                   "rows": [[aid.r("{" + v + "}"), Markup(k)] for k, v in icons]}])
+                                   "rows": [[aid.r("{" + v + "}"), aid.r(k)] for k, v in icons]}])
     aid.add("Rulings", [aid.rulings()])

@@ -56,15 +56,15 @@ def _character_sheet(aid: Aid, sheet) -> AidSection:
     for type_id, entries in by_type.items():
         label = game.card_types[type_id].label if type_id in game.card_types else type_id
         rows.append([Markup('<b class="kind {}">{}</b>').format(type_id, label),
-                     Markup(str(sum(n for _, n, _ in entries))), Markup(""), Markup(""), Markup(""),
+                     aid.r(sum(n for _, n, _ in entries)), Markup(""), Markup(""), Markup(""),
                      Markup("")])
         for name, count, card in entries:
             if card is None:
                 continue
             speed = card.get("speed")
             prio = aid.r("{priority}") if card.get("priority") else Markup("")
-            rows.append([Markup("{} {}").format(_button(aid, card.get("button")), name), Markup(str(count)),
-                         Markup(str(speed)) if speed is not None else prio,
+            rows.append([Markup("{} {}").format(_button(aid, card.get("button")), name), aid.r(count),
+                         aid.r(speed) if speed is not None else prio,
                          Markup("{} / {}").format(card.get("opening_damage"), card.get("combo_damage")),
                          Markup(" ").join(_button(aid, b) for b in card.get("combo") or []) or Markup("–"),
                          aid.r(", ".join(card.get("keywords") or []))])
@@ -81,8 +81,7 @@ def _character_sheet(aid: Aid, sheet) -> AidSection:
     nodes.append({"kind": "group", "title": "Signature combos", "cls": "sub", "nodes": [
         {"kind": "table", "cls": "data combos", "head": ["Combo", "Cards, in order", "Basic", "Power"],
          "rows": [[Markup("<b>{}</b>").format(c["name"]), arrow.join(aid.r(x) for x in c["cards"]),
-                   Markup(str(c["basic_damage"])),
-                   Markup(str(c.get("power_damage", "–")))] for c in combos]}]})
+                   aid.r(c["basic_damage"]), aid.r(c.get("power_damage", "–"))] for c in combos]}]})
     token = sheet.get("power_token") or {}
     if token:
         nodes.append({"kind": "group", "title": "Power token", "cls": "sub token", "nodes": [
