@@ -200,3 +200,20 @@ def test_player_aids_escape_every_table_value(game_id, plant):
     plant(game.tables, bad)
     html = repr([s.nodes for s in aid_sections(game)[0]])
     assert "&lt;h1&gt;boom" in html and "<h1>" not in html and "javascript:alert(1)\">" not in html
+
+
+@pytest.mark.parametrize("line", [
+    "[[a:" + " " * 20_000 + "x",                  # a placeholder never closed
+    "# a" + " " * 20_000 + "#" * 20_000 + " b",   # a first-line heading
+])
+def test_a_chapter_line_is_parsed_in_linear_time(tmp_path, line):
+    """Issue 20, item 3: the chapter patterns backtracked, so one such line of 4,000 spaces took
+    19 s and these (20,000) would take hours. Not a speed measurement: a guard against a hang."""
+    chapter = tmp_path / "99-hostile.md"
+    chapter.write_text(line + "\n\nSome text.\n", encoding="utf-8")
+    code = ("import sys, pathlib; from cardgen.publish.chapters import parse_chapter; "
+            "p = pathlib.Path(sys.argv[1]); "
+            "parse_chapter(p, p.read_text(), lambda k: '', lambda s: s, set())")
+    done = subprocess.run([sys.executable, "-c", code, str(chapter)], capture_output=True, text=True,
+                          cwd=ROOT, timeout=120)
+    assert done.returncode == 0, done.stderr

@@ -26,9 +26,30 @@ from markupsafe import Markup, escape
 
 from cardgen.errors import ContentError, Issue, IssueList
 
-PLACEHOLDER_LINE = re.compile(r"^\s*\[\[\s*([a-z][a-z0-9-]*)\s*(?::\s*(.*?))?\s*\]\]\s*$")
 VALUE_INLINE = re.compile(r"\[\[\s*value\s*:\s*([A-Za-z0-9_.\- ]+?)\s*\]\]")
-HEADING = re.compile(r"^#\s+(.+?)\s*#*\s*$")
+PLACEHOLDER_NAME = re.compile(r"[a-z][a-z0-9-]*")
+
+
+# A line is parsed with str methods, not one regular expression: the patterns these replace
+# backtracked, so one line of 4,000 spaces took seconds (cubic time). These are linear.
+def placeholder(line: str) -> tuple[str, str | None] | None:
+    """`[[name]]` or `[[name: arg]]` alone on a line: (name, arg or None); else None."""
+    text = line.strip()
+    if not (text.startswith("[[") and text.endswith("]]")) or len(text) < 5:
+        return None
+    name, colon, arg = text[2:-2].partition(":")
+    name = name.strip()
+    if not PLACEHOLDER_NAME.fullmatch(name):
+        return None
+    return name, (arg.strip() if colon else None)
+
+
+def heading(line: str) -> str | None:
+    """The text of a `# Heading` line (closing #s dropped), or None."""
+    if len(line) < 2 or line[0] != "#" or not line[1].isspace():
+        return None
+    text = line[1:].strip()
+    return text.rstrip("#").rstrip() or text[:1] or None
 SAFE_LINK_SCHEMES = ("http", "https", "mailto")
 MAX_CHAPTER_BYTES = 1024 * 1024
 
@@ -175,9 +196,9 @@ def parse_chapter(path: Path, text: str, value_of, image_url, taken: set[str]) -
     for i, line in enumerate(lines):
         if not line.strip():
             continue
-        m = HEADING.match(line)
-        if m:
-            title = title or m.group(1)
+        found = heading(line)
+        if found:
+            title = title or found
             lines[i] = ""
         break
     title = title or path.stem.split("-", 1)[-1].replace("-", " ").capitalize()
@@ -212,10 +233,10 @@ def parse_chapter(path: Path, text: str, value_of, image_url, taken: set[str]) -
         pending.clear()
 
     for i, line in enumerate(lines):
-        m = PLACEHOLDER_LINE.match(line)
-        if m and m.group(1) != "value":
+        found = placeholder(line)
+        if found and found[0] != "value":
             flush()
-            blocks.append(Block(name=m.group(1), arg=m.group(2), line=first_line + i))
+            blocks.append(Block(name=found[0], arg=found[1], line=first_line + i))
         else:
             pending.append(VALUE_INLINE.sub(lambda mm, n=first_line + i: inline_value(mm, n), line))
     flush()
