@@ -18,7 +18,9 @@ def main(argv: list[str] | None = None) -> int:
         parser.print_help()
         return 2
     from cardgen.gamecode import own_code_errors
+    from cardgen.terminal import guard_output
 
+    guard_output()      # names from a game folder never reach the terminal as control sequences
     try:
         with own_code_errors():        # a game's own code failed: its file and line, no traceback
             return args.func(args)

@@ -231,3 +231,21 @@ def test_counts_below_one_are_refused(args, words, capsys):
     with pytest.raises(SystemExit) as stop:
         main(args)
     assert stop.value.code == 2 and words in capsys.readouterr().err
+
+
+def test_control_sequences_in_names_never_reach_the_terminal(tmp_path):
+    """Issue 20, item 4: an ESC sequence in a game or card name was printed raw by info and
+    validate (it can retitle the window, clear the screen or hide text)."""
+    import shutil
+
+    game = tmp_path / "guild"
+    shutil.copytree(GUILD, game)
+    yaml = game / "game.yaml"
+    yaml.write_text(yaml.read_text().replace("name: Lantern Guild", 'name: "Lantern \\e]0;pwned\\a Guild"'))
+    deck = tmp_path / "deck.yaml"
+    deck.write_text(f'game: {game}\nname: x\ncards:\n  "Wick \\e[2J\\u202eRunner": 2\n')
+    info, checked = cardgen("info", game), cardgen("validate", deck)
+    for out in (info.stdout, checked.stdout + checked.stderr):
+        assert "\x1b" not in out and "\x07" not in out and "\u202e" not in out
+    assert info.stdout.startswith("Lantern \\x1b]0;pwned\\x07 Guild (lantern-guild)")
+    assert "'Wick \\x1b[2J\\u202eRunner' is not a card of Lantern \\x1b]0;pwned\\x07 Guild" in checked.stdout
