@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+import stat
 import tempfile
 from pathlib import Path
 
@@ -40,3 +41,38 @@ def read_record(path: Path) -> dict:
     except (OSError, ValueError):
         return {}
     return data if isinstance(data, dict) else {}
+
+
+class UnsafeFile(Exception):
+    """A file cardgen will not read: why, in words for `file: message` (never its contents)."""
+
+
+def read_confined(path: Path, root: Path | None, limit: int) -> bytes:
+    """The bytes of `path`, read only when it is a regular file (not a FIFO, device or folder) of
+    at most `limit` bytes and, links followed, lies inside `root` (when given). The size is checked
+    before anything is read, and opening never blocks. Raises UnsafeFile or OSError."""
+    path = Path(path)
+    if root is not None:
+        real = path.resolve()
+        if not real.is_relative_to(Path(root).resolve()):
+            raise UnsafeFile(f"is a link to a file outside {display_root(root)}: only the folder's "
+                             "own files are read")
+    fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+    with os.fdopen(fd, "rb") as handle:
+        info = os.fstat(handle.fileno())
+        if not stat.S_ISREG(info.st_mode):
+            raise UnsafeFile("is not a regular file (a folder, pipe or device is never read)")
+        if info.st_size > limit:
+            raise UnsafeFile(f"is larger than {_size(limit)}")
+        data = handle.read(limit + 1)
+    if len(data) > limit:           # (it grew while being read)
+        raise UnsafeFile(f"is larger than {_size(limit)}")
+    return data
+
+
+def display_root(root: Path) -> str:
+    return "the game folder" if (Path(root) / "game.yaml").exists() else f"its folder ({Path(root).name}/)"
+
+
+def _size(n: int) -> str:
+    return f"{n // 2**20} MB" if n >= 2**20 else f"{n // 1024} KB"

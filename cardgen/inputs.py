@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import stat
 from functools import lru_cache
 from pathlib import Path
 
@@ -40,6 +41,8 @@ def file_digest(path) -> str:
         st = path.stat()
     except OSError:
         return "absent"
+    if not stat.S_ISREG(st.st_mode):
+        return "not a regular file"         # (a pipe would block, a device never end)
     memo = (str(path), st.st_size, st.st_mtime_ns, st.st_ino)
     digest = _DIGESTS.get(memo)
     if digest is None:

@@ -14,6 +14,7 @@ import yaml
 from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
 from cardgen.errors import ContentError, Issue
+from cardgen.fsutil import UnsafeFile, read_confined
 
 MAX_NODES = 100_000
 MAX_BYTES = 5 * 1024 * 1024
@@ -49,15 +50,17 @@ def line_of(value, default: int | None = None) -> int | None:
     return getattr(value, "line", default)
 
 
-def read_yaml(path: Path):
-    """Load one YAML file safely, with line numbers. Raises ContentError on any problem."""
+def read_yaml(path: Path, root: Path | None = None):
+    """Load one YAML file safely, with line numbers. Raises ContentError on any problem. Only a
+    regular file is read, after its size is checked; with `root` (the game folder), only one that
+    lies inside it, links followed."""
     path = Path(path)
     try:
-        raw = path.read_bytes()
+        raw = read_confined(path, root, MAX_BYTES)
+    except UnsafeFile as exc:
+        raise ContentError([Issue(path, None, None, f"this file {exc}")]) from None
     except OSError as exc:
         raise ContentError([Issue(path, None, None, f"cannot read file: {exc.strerror}")]) from None
-    if len(raw) > MAX_BYTES:
-        raise ContentError([Issue(path, None, None, f"file is larger than {MAX_BYTES // 2**20} MB")])
     if b"\0" in raw:
         raise ContentError([Issue(path, None, None, "not a text file (it contains NUL bytes)")])
     try:

@@ -105,7 +105,8 @@ def test_a_symlinked_image_pointing_out_is_refused(guild, tmp_path):
 
 def test_a_chapter_linked_from_outside_is_refused(guild, tmp_path):
     os.symlink("/etc/passwd", guild / "rules" / "05-secrets.md")
-    with pytest.raises(ContentError, match=r"05-secrets\.md: chapter is a link to /etc/passwd"):
+    with pytest.raises(ContentError,
+                       match=r"05-secrets\.md: chapter is a link to a file outside the game folder"):
         build_rulebook(load_game(str(guild)), tmp_path / "out")
 
 
@@ -217,3 +218,71 @@ def test_a_chapter_line_is_parsed_in_linear_time(tmp_path, line):
     done = subprocess.run([sys.executable, "-c", code, str(chapter)], capture_output=True, text=True,
                           cwd=ROOT, timeout=120)
     assert done.returncode == 0, done.stderr
+
+
+# -- issue 20, item 1: only the game folder's own regular files are read -------------------------
+
+SECRET = "PRIVATE KEY material"
+
+
+@pytest.fixture
+def secret(tmp_path) -> Path:
+    path = tmp_path / "id_rsa"
+    path.write_text(f"{SECRET}\n")
+    return path
+
+
+def _cli(*args):
+    return subprocess.run([sys.executable, "-m", "cardgen", *map(str, args)], capture_output=True,
+                          text=True, cwd=ROOT, timeout=120)
+
+
+def test_a_template_linked_out_of_the_folder_is_refused_and_never_printed(guild, secret, tmp_path):
+    (guild / "templates" / "rulebook").mkdir(parents=True)
+    os.symlink(secret, guild / "templates" / "rulebook" / "cover.html.j2")
+    result = _cli("rulebook", guild, "--out", tmp_path / "out")
+    assert result.returncode == 2 and "Traceback" not in result.stderr
+    assert "cover.html.j2: this template is a link to a file outside the game folder" in result.stderr
+    assert SECRET not in result.stdout + result.stderr
+    assert not list((tmp_path / "out").rglob("*.pdf"))
+
+
+def test_a_templates_folder_linked_out_is_refused(guild, secret, tmp_path):
+    outside = secret.parent / "elsewhere"
+    (outside / "rulebook").mkdir(parents=True)
+    (outside / "rulebook" / "cover.html.j2").write_text(SECRET)
+    os.symlink(outside, guild / "templates")
+    result = _cli("rulebook", guild, "--out", tmp_path / "out")
+    assert result.returncode == 2 and "outside the game folder" in result.stderr
+    assert SECRET not in result.stdout + result.stderr
+
+
+@pytest.mark.parametrize("where", ["game.yaml", "cards/lamplighters.yaml", "decks/harbour.yaml",
+                                   "layouts.yaml"])
+def test_yaml_linked_out_of_the_folder_is_refused_without_echoing_it(guild, secret, where):
+    target = guild / where
+    if not target.exists():
+        pytest.skip(f"{where} is not in the test game")
+    target.unlink()
+    os.symlink(secret, target)
+    command = ("validate", target) if where.startswith("decks/") else (
+        ("render", guild) if where == "layouts.yaml" else ("info", guild))
+    result = _cli(*command)
+    assert result.returncode == 2 and "Traceback" not in result.stderr
+    assert f"{where.split('/')[-1]}: this file is a link to a file outside" in result.stderr
+    assert SECRET not in result.stdout + result.stderr
+
+
+def test_a_pipe_among_the_cards_is_refused_without_waiting(guild):
+    os.mkfifo(guild / "cards" / "pipe.yaml")
+    result = _cli("info", guild)       # (it used to wait forever for a writer)
+    assert result.returncode == 2
+    assert "pipe.yaml: this file is not a regular file" in result.stderr
+
+
+def test_a_huge_file_is_refused_before_it_is_read(guild):
+    huge = guild / "cards" / "huge.yaml"
+    with open(huge, "wb") as handle:
+        handle.truncate(64 * 2**30)        # sparse: 64 GB that take no disk, nor memory unless read
+    result = _cli("info", guild)
+    assert result.returncode == 2 and "huge.yaml: this file is larger than 5 MB" in result.stderr

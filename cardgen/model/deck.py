@@ -56,7 +56,7 @@ class Deck:
 def load_deck(path: Path, games: dict[Path, Game] | None = None) -> Deck:
     """Read one deck file. `games` caches loaded games by folder across many decks."""
     path = Path(path)
-    raw = read_yaml(path)
+    raw = read_yaml(path, path.absolute().parent)     # (a deck linked from elsewhere is not read)
     issues = IssueList(path)
     if raw is None:
         issues.add(1, None, "empty file: a deck needs `game:` and `cards:`")

@@ -124,7 +124,7 @@ class GameLoader:
     # -- game.yaml ---------------------------------------------------------------------------
 
     def _read_game_yaml(self) -> Game:
-        raw = read_yaml(self.game_file)
+        raw = read_yaml(self.game_file, self.folder)
         issues = IssueList(self.game_file)
         if not isinstance(raw, dict):
             issues.add(line_of(raw, 1), None,
@@ -394,7 +394,7 @@ class GameLoader:
                 "ignoring case; rename one of them")))
 
     def _cards_in_file(self, path: Path) -> list[LineDict]:
-        data = read_yaml(path)
+        data = read_yaml(path, self.folder)
         issues = IssueList(path)
         if data is None:
             issues.add(1, None, "empty file: expected a list of cards, or a mapping with `cards:`")

@@ -25,6 +25,7 @@ from pathlib import Path
 from markupsafe import Markup, escape
 
 from cardgen.errors import ContentError, Issue, IssueList
+from cardgen.fsutil import UnsafeFile, read_confined
 
 VALUE_INLINE = re.compile(r"\[\[\s*value\s*:\s*([A-Za-z0-9_.\- ]+?)\s*\]\]")
 PLACEHOLDER_NAME = re.compile(r"[a-z][a-z0-9-]*")
@@ -91,15 +92,12 @@ def read_chapter_files(folder: Path) -> list[tuple[Path, str]]:
     game_folder = folder.resolve().parent
     for path in files:
         issues = IssueList(path)
-        if not path.resolve().is_relative_to(game_folder):
-            issues.add(None, None, f"chapter is a link to {path.resolve()}, outside the game folder")
-            issues.raise_if_any()
         try:
-            raw = path.read_bytes()
+            raw = read_confined(path, game_folder, MAX_CHAPTER_BYTES)
+        except UnsafeFile as exc:
+            raise ContentError([Issue(path, None, None, f"chapter {exc}")]) from None
         except OSError as exc:
             raise ContentError([Issue(path, None, None, f"cannot read file: {exc.strerror}")]) from None
-        if len(raw) > MAX_CHAPTER_BYTES:
-            issues.add(None, None, "chapter is larger than 1 MB")
         try:
             text = raw.decode("utf-8-sig")
         except UnicodeDecodeError as exc:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+import os
 import zlib
 from pathlib import Path
 
@@ -30,16 +31,49 @@ def palette(game: Game) -> dict:
     return {"accent": accent, "accent_dark": dark, "accent_light": light, "accent_faint": faint}
 
 
+MAX_TEMPLATE_BYTES = 1024 * 1024
+
+
+def _confined_loader(folder: Path, root: Path):
+    """A Jinja loader of the templates in `folder` that reads only regular files inside `root`: a
+    link out of it, a pipe or a device is an error naming the file, never read (a game folder's
+    templates/ is a stranger's)."""
+    import posixpath
+
+    from jinja2 import FileSystemLoader
+    from jinja2.loaders import split_template_path
+
+    from cardgen.fsutil import UnsafeFile, read_confined
+
+    class ConfinedLoader(FileSystemLoader):
+        def get_source(self, environment, template):
+            pieces = split_template_path(template)
+            filename = posixpath.join(str(folder), *pieces)
+            if not os.path.lexists(filename):
+                return super().get_source(environment, template)     # (its "not found")
+            try:
+                source = read_confined(Path(filename), root, MAX_TEMPLATE_BYTES).decode("utf-8")
+            except UnsafeFile as exc:
+                raise ContentError([Issue(Path(filename), None, None, f"this template {exc}")]) from None
+            except (OSError, UnicodeDecodeError) as exc:
+                raise ContentError([Issue(Path(filename), None, None,
+                                          f"cannot read this template: {exc}")]) from None
+            mtime = os.path.getmtime(filename)
+            return source, os.path.normpath(filename), lambda: os.path.getmtime(filename) == mtime
+
+    return ConfinedLoader(str(folder))
+
+
 def jinja_env(game: Game):
     """Templates: the game's own templates/ folder first, then cardgen's templates/."""
-    from jinja2 import ChoiceLoader, FileSystemLoader
+    from jinja2 import ChoiceLoader
     from jinja2.sandbox import SandboxedEnvironment
 
     loaders = []
     own = game.folder / "templates"
     if own.is_dir():
-        loaders.append(FileSystemLoader(str(own)))
-    loaders.append(FileSystemLoader(str(templates_dir())))
+        loaders.append(_confined_loader(own, game.folder))
+    loaders.append(_confined_loader(templates_dir(), templates_dir()))
     env = SandboxedEnvironment(loader=ChoiceLoader(loaders), autoescape=True, trim_blocks=True,
                                lstrip_blocks=True)
     return env

@@ -51,7 +51,7 @@ class ScenarioResult:
 
 
 def load_scenario(path: Path) -> Scenario:
-    data = read_yaml(path)
+    data = read_yaml(path, Path(path).absolute().parent.parent)     # (the game folder)
     issues = IssueList(path)
     if not isinstance(data, dict):
         issues.add(1, None, "a scenario is a mapping with title, setup, actions and expect")
