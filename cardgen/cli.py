@@ -49,6 +49,18 @@ def _at_least_one(text: str) -> int:
     return value
 
 
+def _jobs(text: str) -> int:
+    """--jobs: 1 to four processes a core (more only adds memory and start-up time)."""
+    import os
+
+    value = _at_least_one(text)
+    most = 4 * (os.cpu_count() or 1)
+    if value > most:
+        raise argparse.ArgumentTypeError(f"{value} is too many: at most {most} processes "
+                                         f"(4 for each of this machine's {most // 4} cores)")
+    return value
+
+
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="cardgen", description="Card games from YAML: check decks, build print-and-play files.")
@@ -86,7 +98,7 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--preset", choices=["tgc", "mpc", "dtc"], default=None,
                    help="print shop: tgc (The Game Crafter, default), mpc (MakePlayingCards), "
                         "dtc (DriveThruCards)")
-    p.add_argument("--jobs", type=_at_least_one, default=None, help="processes (default: every core)")
+    p.add_argument("--jobs", type=_jobs, default=None, help="processes (default: every core)")
     p.add_argument("--no-cache", action="store_true", help="redraw every card")
     p.add_argument("--out", type=Path, default=Path("out"))
     p.set_defaults(func=cmd_render)
@@ -137,7 +149,7 @@ def _parser() -> argparse.ArgumentParser:
                         "(checked first, as `cardgen validate` checks them)")
     p.add_argument("--matches", type=_at_least_one, default=1000)
     p.add_argument("--seed", type=int, default=1, help="first match seed (match i uses seed+i)")
-    p.add_argument("--jobs", type=_at_least_one, default=None, help="processes (default: every core)")
+    p.add_argument("--jobs", type=_jobs, default=None, help="processes (default: every core)")
     p.add_argument("--bots", default="random", help="bot per seat, comma-separated, e.g. random,greedy")
     _match_options(p)
     p.add_argument("--no-invariants", action="store_true", help="skip the per-step invariant checks")

@@ -249,3 +249,26 @@ def test_control_sequences_in_names_never_reach_the_terminal(tmp_path):
         assert "\x1b" not in out and "\x07" not in out and "\u202e" not in out
     assert info.stdout.startswith("Lantern \\x1b]0;pwned\\x07 Guild (lantern-guild)")
     assert "'Wick \\x1b[2J\\u202eRunner' is not a card of Lantern \\x1b]0;pwned\\x07 Guild" in checked.stdout
+
+
+def test_huge_copies_and_job_counts_are_bounded_with_a_clear_message(tmp_path):
+    """Issue 20, item 7: copies: 1000000000000 was accepted (sheets then died of MemoryError) and
+    --jobs 1000 forked a thousand processes."""
+    import shutil
+
+    game = tmp_path / "guild"
+    shutil.copytree(GUILD, game)
+    cards = game / "cards" / "lamplighters.yaml"
+    huge = "    copies: 1000000000000\n    cost: 1\n"
+    cards.write_text(cards.read_text().replace("    cost: 1\n", huge, 1))
+    line = 4
+    info = cardgen("info", game)
+    assert info.returncode == 2 and "Traceback" not in info.stderr
+    assert f"lamplighters.yaml:{line}: copies: expected a whole number from 1 to 999" in info.stderr
+    deck = tmp_path / "deck.yaml"
+    deck.write_text(f"game: {GUILD}\nname: x\ncards:\n  Wick Runner: 1000000000000\n")
+    checked = cardgen("validate", deck)
+    assert checked.returncode == 1
+    assert "bad-count: Wick Runner: the count must be a whole number from 1 to 999" in checked.stdout
+    jobs = cardgen("simulate", "dojo-duel", "--jobs", "1000")
+    assert jobs.returncode == 2 and "--jobs: 1000 is too many: at most" in jobs.stderr

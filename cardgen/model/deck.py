@@ -12,7 +12,7 @@ from typing import Any
 from cardgen.errors import ContentError, Issue, IssueList, Problem, did_you_mean
 from cardgen.model.fields import CheckContext, StrSpec, show
 from cardgen.model.game import Card, Game
-from cardgen.model.loader import DECK_KEYS, load_game
+from cardgen.model.loader import DECK_KEYS, MAX_COPIES, load_game
 from cardgen.yamlio import LineDict, LineList, line_of, read_yaml
 
 
@@ -47,7 +47,7 @@ class Deck:
         """Entries of real cards with a usable count (what size and limit checks count)."""
         return [(e, e.count) for e in self.entries
                 if e.card is not None and isinstance(e.count, int) and not isinstance(e.count, bool)
-                and e.count > 0]
+                and 0 < e.count <= MAX_COPIES]
 
     def total(self, types: list[str] | None = None) -> int:
         return sum(n for e, n in self.counted_entries() if types is None or e.card.type in types)

@@ -34,6 +34,9 @@ from cardgen.yamlio import LineDict, line_of, read_yaml
 CARD_SIZES = ["poker", "bridge", "mini", "euro-mini", "tarot", "square"]
 # Fields every card has whatever its type; a type may not redeclare them.
 CARD_CORE_FIELDS = ("name", "type", "copies")
+# The most copies of one card a box or a deck may hold: far above any real game, and low enough
+# that printing them all stays in memory (10^12 copies used to end in MemoryError in sheets).
+MAX_COPIES = 999
 
 _text = StrSpec(text=True)
 GAME_FIELDS: dict[str, Spec] = {
@@ -453,9 +456,9 @@ class GameLoader:
                       f"{show(card_type)}{hint}")
             return
         copies = raw.get("copies", 1)
-        if isinstance(copies, bool) or not isinstance(copies, int) or copies < 1:
+        if isinstance(copies, bool) or not isinstance(copies, int) or not 1 <= copies <= MAX_COPIES:
             ctx.error(raw.line_of("copies"), "copies",
-                      f"expected a whole number 1 or more, got {show(copies)}")
+                      f"expected a whole number from 1 to {MAX_COPIES}, got {show(copies)}")
         check_fields(raw, type_spec.fields, type_spec.required, raw.line, "", ctx,
                      skip=CARD_CORE_FIELDS)
 

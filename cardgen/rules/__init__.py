@@ -10,12 +10,13 @@ from types import ModuleType
 from cardgen.errors import Problem, did_you_mean
 from cardgen.gamecode import load_hook, own_code_errors, require
 from cardgen.model import Deck, Game
+from cardgen.model.loader import MAX_COPIES
 from cardgen.rules.generic import DECLARED_CHECKS
 
 # The always-on rule ids, with the one-line explanation docs/rules.md expands.
 CORE_RULES = {
     "unknown-card": "A name that is not a card of the deck's game (the closest names are suggested).",
-    "bad-count": "A count that is not a positive whole number.",
+    "bad-count": f"A count that is not a whole number from 1 to {MAX_COPIES}.",
 }
 
 
@@ -61,6 +62,6 @@ def _core_checks(deck: Deck) -> Iterator[Problem]:
                                           f"{deck.game.name}{did_you_mean(entry.name, names)}",
                           entry.line)
         count = entry.count
-        if isinstance(count, bool) or not isinstance(count, int) or count < 1:
-            yield Problem("bad-count", f"{entry.name}: the count must be a whole number 1 or "
-                                       f"more, got {count!r}", entry.line)
+        if isinstance(count, bool) or not isinstance(count, int) or not 1 <= count <= MAX_COPIES:
+            yield Problem("bad-count", f"{entry.name}: the count must be a whole number from 1 to "
+                                       f"{MAX_COPIES}, got {count!r}", entry.line)
