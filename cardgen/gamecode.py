@@ -260,7 +260,7 @@ def own_code_errors():
         yield
     except ContentError:
         raise
-    except Exception as exc:
+    except (Exception, SystemExit) as exc:     # (a game's code calling sys.exit() fails there too)
         where = own_frame(exc)
         if where is None:
             raise

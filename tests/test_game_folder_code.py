@@ -231,3 +231,23 @@ def test_a_bundled_engine_is_split_into_readable_modules(game_id):
     folder = ROOT / "content" / game_id / "engine"
     sizes = {p.name: len(p.read_text(encoding="utf-8").splitlines()) for p in folder.glob("*.py")}
     assert len(sizes) >= 4 and max(sizes.values()) <= 800, sizes
+
+
+@pytest.mark.parametrize("command", [("simulate", "--matches", "60"), ("replay", "--seed", "1"),
+                                     ("simulate", "--matches", "3", "--jobs", "1")])
+def test_an_engine_calling_sys_exit_is_reported_at_its_line(tide, command):
+    """Issue 20, item 8: sys.exit() in an engine hung simulate's workers, and ended replay and
+    --jobs 1 with exit 3 and no word."""
+    rules = tide / "engine" / "rules.py"
+    text = rules.read_text()
+    anchor = "        p, o = s.cur, 1 - s.cur\n"
+    assert anchor in text
+    rules.write_text(text.replace(anchor, anchor + "        import sys; sys.exit(3)\n", 1))
+    line = text[:text.index(anchor)].count("\n") + 2
+    result = subprocess.run([sys.executable, "-m", "cardgen", command[0], str(tide), *command[1:],
+                             "--out", str(tide.parent / "out")] if command[0] == "simulate" else
+                            [sys.executable, "-m", "cardgen", command[0], str(tide), *command[1:]],
+                            capture_output=True, text=True, cwd=ROOT, timeout=120)
+    said = result.stdout + result.stderr
+    assert f"SystemExit: 3 (rules.py:{line})" in said, said
+    assert result.returncode == 1 and "Traceback" not in said

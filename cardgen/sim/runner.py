@@ -148,8 +148,8 @@ def play_match(engine, setups: list[Setup], seed: int, bot_names: list[str], *,
         conflict("rule", str(exc), step or None)
     except IllegalAction as exc:
         conflict("illegal-choice", f"a legal action was refused: {exc}")
-    except Exception as exc:  # an engine crash is a finding to report, not a reason to stop
-        conflict("exception", crash_words(exc))
+    except (Exception, SystemExit) as exc:  # an engine crash (sys.exit() too) is a finding to
+        conflict("exception", crash_words(exc))   # report, not a reason to stop (or hang a worker)
     watch.running = False
     result.actions = step
     if trajectory or log:

@@ -100,7 +100,7 @@ def run_scenario(engine, scenario: Scenario, variants: tuple[str, ...] = ()) -> 
                                                f"{watch.limit:g} s: a loop inside the rules")
     except (IllegalAction, ValueError, KeyError) as exc:
         return ScenarioResult(scenario, False, f"{type(exc).__name__}: {exc}")
-    except Exception as exc:  # an engine crash fails the scenario, where it happened, not the command
+    except (Exception, SystemExit) as exc:  # an engine crash fails the scenario, where it happened
         return ScenarioResult(scenario, False, crash_words(exc))
     finally:
         watch.running = False
