@@ -96,23 +96,28 @@ def parse_yaml(text: str, path: Path | None = None):
 
 
 class _Builder:
-    """Turns composed nodes into LineDict/LineList/scalars, counting every value it makes.
+    """Turns composed nodes into LineDict/LineList/scalars, counting the values aliases add.
 
-    An alias is built again each time it is used, so the count is the expanded size: the
-    alias bomb is stopped at MAX_NODES instead of being walked to the end.
+    An alias is built again each time it is used: every value made from a node already made once
+    is one an alias added, and the alias bomb is stopped when those pass MAX_NODES instead of
+    being walked to the end. A file that is simply large adds nothing (its size is capped apart).
     """
 
     def __init__(self, loader, path: Path | None):
         self.loader = loader
         self.path = path
-        self.count = 0
+        self.added = 0
+        self.seen: set[int] = set()
 
     def build(self, node: Node, active: frozenset):
-        self.count += 1
         line = node.start_mark.line + 1
-        if self.count > MAX_NODES:
-            raise ContentError([Issue(self.path, line, None,
-                                      f"YAML aliases expand to more than {MAX_NODES:,} values; refused")])
+        if id(node) in self.seen:
+            self.added += 1
+            if self.added > MAX_NODES:
+                raise ContentError([Issue(self.path, line, None, f"YAML aliases add more than "
+                                                                 f"{MAX_NODES:,} values; refused")])
+        else:
+            self.seen.add(id(node))
         if isinstance(node, ScalarNode):
             if node.tag == _STR_TAG:
                 return node.value

@@ -118,7 +118,19 @@ def test_alias_bomb_is_refused_quickly(guild):
     lines += [f"a{i}: &a{i} [" + ", ".join([f"*a{i - 1}"] * 10) + "]" for i in range(1, 9)]
     (guild / "cards" / "bomb.yaml").write_text("\n".join(lines) + "\n")
     errors = errors_of(guild)
-    assert any("aliases expand to more than 100,000 values" in e for e in errors)
+    assert any("aliases add more than 100,000 values" in e for e in errors)
+
+
+def test_a_large_plain_file_is_no_alias_bomb(tmp_path):
+    """Issue 20, item 11: the guard counted every value, so 9,091 five-field cards (or a deck of
+    49,997 entries) were refused with a message about aliases."""
+    from cardgen.yamlio import parse_yaml
+
+    cards = "".join(f"- {{name: Card {i}, type: fog, cost: 1, text: x, flavor: y}}\n"
+                    for i in range(20_000))
+    assert len(parse_yaml(cards)) == 20_000
+    deck = "cards:\n" + "".join(f"  Card {i}: 1\n" for i in range(60_000))
+    assert len(parse_yaml(deck)["cards"]) == 60_000
 
 
 def test_game_yaml_mistakes_are_reported_with_lines(guild):
