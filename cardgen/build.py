@@ -170,13 +170,8 @@ def _stage_matches(game: Game, out_root: Path, progress: bool) -> StageResult:
     sampled = sum(row.get("matches") is not None for row in report["variants"])
     if sampled:
         summary += f"; {sampled} variant{'s' if sampled > 1 else ''} sampled apart"
-    # (a conflict found without playing, such as a keyword no rule defines, has no seed to replay)
-    issues = [Issue(None, None, c["kind"], c["message"] if c["seed"] is None else
-                    f"{c['message']} (replay: cardgen replay {game.id} --seed {c['seed']})")
-              for c in conflicts]
-    issues += [Issue(None, None, c["kind"], f"with variant {vid}: {c['message']} (replay: cardgen replay "
-                                            f"{game.id} --variant {vid} --seed {c['seed']})")
-               for vid, c in variant_conflicts if c["seed"] is not None]
+    issues = [_conflict_issue(game.id, c) for c in conflicts]
+    issues += [_conflict_issue(game.id, c, vid) for vid, c in variant_conflicts if c["seed"] is not None]
     # The rulebook prints the scenarios' answers: the build says when the engine disagrees with one.
     scenarios = check_game(game, engine)
     if scenarios:
@@ -187,6 +182,17 @@ def _stage_matches(game: Game, out_root: Path, progress: bool) -> StageResult:
     write_atomic(out / MATCHES_RECORD, json.dumps({"key": key, "summary": summary, "issues": [
         [str(i.file) if i.file else None, i.field, i.message] for i in issues]}, indent=1))
     return StageResult("matches", not issues, summary, errors=issues)
+
+
+def _conflict_issue(game_id: str, c: dict, variant: str | None = None) -> Issue:
+    """A rule conflict of the sample matches as a build finding, with the command that replays it
+    (a conflict found without playing, such as a keyword no rule defines, has no seed)."""
+    if c["seed"] is None:
+        return Issue(None, None, c["kind"], c["message"])
+    on = f" --variant {variant}" if variant else ""
+    return Issue(None, None, c["kind"], f"{'with variant ' + variant + ': ' if variant else ''}"
+                                        f"{c['message']} (replay: cardgen replay {game_id}{on} "
+                                        f"--seed {c['seed']})")
 
 
 MATCHES_RECORD = ".matches.json"     # the key of the last sample matches, their summary and findings
