@@ -55,6 +55,12 @@ def read_yaml(path: Path, root: Path | None = None):
     regular file is read, after its size is checked; with `root` (the game folder), only one that
     lies inside it, links followed."""
     path = Path(path)
+    return parse_yaml(read_yaml_text(path, root), path)
+
+
+def read_yaml_text(path: Path, root: Path | None = None) -> str:
+    """The text of a YAML file, read and checked as read_yaml reads it (for a caller that keeps
+    the text too: parse it with parse_yaml rather than reading the file again)."""
     try:
         raw = read_confined(path, root, MAX_BYTES)
     except UnsafeFile as exc:
@@ -68,7 +74,7 @@ def read_yaml(path: Path, root: Path | None = None):
     except UnicodeDecodeError as exc:
         line = raw[: exc.start].count(b"\n") + 1
         raise ContentError([Issue(path, line, None, "not UTF-8 text")]) from None
-    return parse_yaml(text, path)
+    return text
 
 
 # libyaml's parser is about ten times faster; the safe constructor is the same either way.

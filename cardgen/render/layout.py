@@ -16,13 +16,12 @@ from typing import Any
 
 from cardgen.errors import ContentError, Issue, IssueList, did_you_mean
 from cardgen.filenames import file_stem, slug, taken_by
-from cardgen.fsutil import read_confined
 from cardgen.model import Card, Game
 from cardgen.render import filecache
 from cardgen.render.display import Colour, Ellipse, Face, Line, Picture, Polygon, Rect, Run
 from cardgen.render.fonts import ICON_FAMILY, PT_TO_MM, VARIANTS, FontBook, glyph_bounds, load_face
 from cardgen.render.text import MissingGlyph, Overflow, Style, fit_text, measure
-from cardgen.yamlio import MAX_BYTES, LineDict, LineList, read_yaml
+from cardgen.yamlio import LineDict, LineList, parse_yaml, read_yaml_text
 
 CARD_SIZES = {  # trim sizes in mm
     "poker": (63.5, 88.9), "bridge": (57.15, 88.9), "mini": (44.45, 63.5), "euro-mini": (44.0, 68.0),
@@ -104,7 +103,8 @@ def load_layouts(game: Game) -> Layouts:
     if not path.is_file():
         raise ContentError([Issue(path, None, None, "this game has no layouts.yaml (card layouts); "
                                                     "see docs/layouts.md")])
-    raw = read_yaml(path, game.folder)
+    source = read_yaml_text(path, game.folder)
+    raw = parse_yaml(source, path)
     issues = IssueList(path)
     if not isinstance(raw, dict):
         issues.add(1, None, "layouts.yaml must be a mapping with card, styles, types...")
@@ -122,7 +122,7 @@ def load_layouts(game: Game) -> Layouts:
                       _element_lists(raw.get("backs") or {}, "backs", issues, own_files=True),
                       raw.get("back_for"),
                       _element_lists(raw.get("reference") or {}, "reference", issues, own_files=True),
-                      read_confined(path, game.folder, MAX_BYTES).decode("utf-8-sig"))
+                      source)
     for type_id in layouts.types:
         if type_id not in game.card_types:
             issues.add(raw["types"].line_of(type_id), f"types.{type_id}",
