@@ -34,6 +34,7 @@ from pathlib import Path
 from types import ModuleType
 
 from cardgen.errors import ContentError, Issue
+from cardgen.fsutil import UnsafeFile, read_confined
 
 PREFIX = "_cardgen_game_"
 MAX_SOURCE_BYTES = 4 << 20      # a hook file larger than this is not a program anyone wrote by hand
@@ -174,10 +175,10 @@ class _Loader(importlib.abc.Loader):
     def exec_module(self, module):
         if self.path is None:
             return
-        with open(self.path, "rb") as handle:       # the size limit applies before reading
-            source = handle.read(MAX_SOURCE_BYTES + 1)
-        if len(source) > MAX_SOURCE_BYTES:
-            raise ImportError(f"{self.path}: larger than {MAX_SOURCE_BYTES >> 20} MB")
+        try:        # (the finder has checked it lies in the game folder; the size is checked first)
+            source = read_confined(self.path, None, MAX_SOURCE_BYTES)
+        except UnsafeFile as exc:
+            raise ImportError(f"{self.path}: this file {exc}") from None
         self.package.sources[self.path] = source
         _OWN_FILES.setdefault(self.path, _loading[-1] if _loading else "engine")
         exec(compile(source, str(self.path), "exec", dont_inherit=True), module.__dict__)
