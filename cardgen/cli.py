@@ -8,7 +8,7 @@ import sys
 from pathlib import Path
 
 from cardgen import __version__
-from cardgen.errors import ContentError, Issue, display_path
+from cardgen.errors import ContentError, Issue, display_path, os_reason
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -21,6 +21,10 @@ def main(argv: list[str] | None = None) -> int:
     from cardgen.terminal import guard_output
 
     guard_output()      # names from a game folder never reach the terminal as control sequences
+    out = getattr(args, "out", None)
+    if isinstance(out, Path) and out.exists() and not out.is_dir():
+        print(f"error: --out {display_path(out)}: is a file, not a folder", file=sys.stderr)
+        return 2
     try:
         with own_code_errors():        # a game's own code failed: its file and line, no traceback
             return args.func(args)
@@ -36,6 +40,22 @@ def main(argv: list[str] | None = None) -> int:
 
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())   # (no error at exit's flush)
         return 141
+    except OSError as exc:
+        # The machine said no (read-only or full disk, --out naming a file): the path and the
+        # system's reason, as for any input the user can fix.
+        print(f"error: {os_reason(exc)}", file=sys.stderr)
+        return 2
+    except Exception as exc:
+        # Anything else is cardgen's own fault: never exit 1, which means "findings".
+        if args.debug:
+            import traceback
+
+            traceback.print_exc()
+        print(f"internal error: a bug in cardgen {__version__}, not in your files: "
+              f"{type(exc).__name__}: {exc}"
+              + ("" if args.debug else " (run again with --debug to see the traceback)"),
+              file=sys.stderr)
+        return 3
 
 
 def _at_least_one(text: str) -> int:
@@ -65,6 +85,8 @@ def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="cardgen", description="Card games from YAML: check decks, build print-and-play files.")
     parser.add_argument("--version", action="version", version=f"cardgen {__version__}")
+    parser.add_argument("--debug", action="store_true",
+                        help="on an internal error, print the traceback (for a bug report)")
     sub = parser.add_subparsers(metavar="COMMAND")
 
     p = sub.add_parser("validate", help="check deck files against their game's rules")
@@ -215,7 +237,17 @@ def _parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("games", help="list the bundled games")
     p.set_defaults(func=cmd_games)
+    _debug_anywhere(sub)
     return parser
+
+
+def _debug_anywhere(sub) -> None:
+    """`--debug` also after the command (`cardgen build --debug`), where people type it."""
+    for command in sub.choices.values():
+        command.add_argument("--debug", action="store_true", default=argparse.SUPPRESS,
+                             help=argparse.SUPPRESS)
+        for action in command._subparsers._group_actions if command._subparsers else ():
+            _debug_anywhere(action)
 
 
 def cmd_validate(args) -> int:

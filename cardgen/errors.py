@@ -26,6 +26,14 @@ def _inside_cwd(path: Path) -> bool:
     return True
 
 
+def os_reason(exc: OSError) -> str:
+    """An operating-system refusal as one line: the path and the system's reason."""
+    reason = exc.strerror or str(exc) or type(exc).__name__
+    if exc.filename is None:
+        return reason
+    return f"{display_path(exc.filename)}: {reason}"
+
+
 @dataclass(frozen=True)
 class Issue:
     """One mistake in a content file: where it is and what to fix."""

@@ -1,0 +1,71 @@
+"""Issue 20's adversarial inputs: what a careless or hostile user can do to cardgen. Each ends in
+one clear line and the right exit code (2: fix your input or machine; 1: findings; 3: a bug in
+cardgen; 130: interrupted), never a traceback, never a silent wrong, never a hang."""
+
+from __future__ import annotations
+
+import errno
+import subprocess
+import sys
+
+import pytest
+
+from cardgen import cli
+from tests.conftest import ROOT
+
+TIDE = ROOT / "tests" / "data" / "tide-runners"
+
+
+def cardgen(*args, cwd=ROOT, timeout=180):
+    return subprocess.run([sys.executable, "-m", "cardgen", *map(str, args)], cwd=cwd,
+                          capture_output=True, text=True, timeout=timeout)
+
+
+def test_an_internal_bug_is_one_line_and_exit_3(monkeypatch, capsys):
+    def broken(args):
+        return {}["missing"]
+
+    monkeypatch.setattr(cli, "cmd_games", broken)
+    assert cli.main(["games"]) == 3
+    err = capsys.readouterr().err
+    assert "Traceback" not in err and len(err.strip().splitlines()) == 1
+    assert err.startswith("internal error: a bug in cardgen") and "KeyError" in err and "--debug" in err
+
+
+@pytest.mark.parametrize("where", [["--debug", "games"], ["games", "--debug"]])
+def test_debug_shows_the_traceback_of_an_internal_bug(monkeypatch, capsys, where):
+    monkeypatch.setattr(cli, "cmd_games", lambda args: 1 / 0)
+    assert cli.main(where) == 3
+    err = capsys.readouterr().err
+    assert "Traceback" in err and "ZeroDivisionError" in err
+
+
+def test_a_full_disk_is_the_path_and_the_reason_exit_2(monkeypatch, capsys, tmp_path):
+    import cardgen.fsutil as fsutil
+
+    def full(path, *args, **kwargs):
+        raise OSError(errno.ENOSPC, "No space left on device", str(path))
+
+    monkeypatch.setattr(fsutil, "write_atomic", full)
+    assert cli.main(["schema", str(TIDE), "--out", str(tmp_path / "schema")]) == 2
+    err = capsys.readouterr().err
+    assert "Traceback" not in err and "No space left on device" in err and "schema" in err
+
+
+@pytest.mark.parametrize("command", [["render", TIDE], ["sheets", TIDE], ["rulebook", TIDE],
+                                     ["build", TIDE, "--only", "cards"], ["schema", TIDE]])
+def test_out_naming_a_file_is_refused_before_any_work(tmp_path, command):
+    afile = tmp_path / "notes.txt"
+    afile.write_text("mine")
+    result = cardgen(*command, "--out", afile)
+    assert result.returncode == 2, result.stderr
+    assert result.stderr.strip().splitlines()[-1] == f"error: --out {afile}: is a file, not a folder"
+    assert afile.read_text() == "mine"
+
+
+def test_new_onto_a_file_is_refused(tmp_path):
+    afile = tmp_path / "mygame"
+    afile.write_text("mine")
+    result = cardgen("new", afile)
+    assert result.returncode == 2 and "Traceback" not in result.stderr
+    assert afile.read_text() == "mine"
