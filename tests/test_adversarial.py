@@ -5,6 +5,7 @@ cardgen; 130: interrupted), never a traceback, never a silent wrong, never a han
 from __future__ import annotations
 
 import errno
+import shutil
 import subprocess
 import sys
 
@@ -69,3 +70,18 @@ def test_new_onto_a_file_is_refused(tmp_path):
     result = cardgen("new", afile)
     assert result.returncode == 2 and "Traceback" not in result.stderr
     assert afile.read_text() == "mine"
+
+
+# item 1: only a game folder's own regular files are read (the rest of item 1 is in
+# test_publish_security.py and test_loader_errors.py)
+
+def test_a_layouts_file_that_is_a_pipe_is_refused_as_one(tmp_path):
+    import os
+
+    folder = tmp_path / "tide"
+    shutil.copytree(TIDE, folder)
+    (folder / "layouts.yaml").unlink()
+    os.mkfifo(folder / "layouts.yaml")
+    result = cardgen("render", folder, "--out", tmp_path / "out", timeout=60)
+    assert result.returncode == 2
+    assert "layouts.yaml: this file is not a regular file" in result.stderr, result.stderr

@@ -100,7 +100,7 @@ class Layouts:
 def load_layouts(game: Game) -> Layouts:
     filecache.forget_changed()          # a font or image saved since it was read is read again
     path = game.folder / "layouts.yaml"
-    if not path.is_file():
+    if not path.exists() and not path.is_symlink():   # (a pipe, a folder, a link: read_yaml_text says)
         raise ContentError([Issue(path, None, None, "this game has no layouts.yaml (card layouts); "
                                                     "see docs/layouts.md")])
     source = read_yaml_text(path, game.folder)
