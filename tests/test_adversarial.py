@@ -5,8 +5,13 @@ cardgen; 130: interrupted), never a traceback, never a silent wrong, never a han
 from __future__ import annotations
 
 import errno
+import os
+import shutil
+import struct
 import subprocess
 import sys
+import zlib
+from pathlib import Path
 
 import pytest
 
@@ -69,3 +74,85 @@ def test_new_onto_a_file_is_refused(tmp_path):
     result = cardgen("new", afile)
     assert result.returncode == 2 and "Traceback" not in result.stderr
     assert afile.read_text() == "mine"
+
+
+# item 9: art, layouts and declared checks (with item 10's silent wrongs among them: `size: -5`
+# hid the text, a deck check on a field no card has never fired)
+
+ISLES = ROOT / "tests" / "data" / "painted-isles"
+GUILD = ROOT / "tests" / "data" / "lantern-guild"
+
+
+def _isles(tmp_path: Path) -> Path:
+    """Painted Isles with its art (two creatures) and its font: a game whose cards draw pictures."""
+    from PIL import Image
+
+    from cardgen.paths import fonts_dir
+
+    folder = tmp_path / "isles"
+    shutil.copytree(ISLES, folder)
+    (folder / "art").mkdir()
+    for name, colour in (("wolf", (120, 90, 60)), ("heron", (60, 90, 160))):
+        Image.new("RGB", (120, 100), colour).save(folder / "art" / f"{name}.png")
+    (folder / "fonts").mkdir()
+    shutil.copy(fonts_dir() / "crimson-text" / "CrimsonText-Regular.ttf", folder / "fonts" / "Title.ttf")
+    return folder
+
+
+def _png_of_size(width: int, height: int) -> bytes:
+    """A real black-and-white PNG: a few kilobytes on disk, width x height pixels decoded."""
+    row = b"\0" * (1 + (width + 7) // 8)
+    deflate = zlib.compressobj(9)
+    pixels = b"".join(deflate.compress(row) for _ in range(height)) + deflate.flush()
+
+    def chunk(tag: bytes, data: bytes) -> bytes:
+        return struct.pack(">I", len(data)) + tag + data + struct.pack(">I", zlib.crc32(tag + data))
+
+    return (b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", width, height, 1, 0, 0, 0, 0))
+            + chunk(b"IDAT", pixels) + chunk(b"IEND", b""))
+
+
+def _cut_short(path: Path) -> None:
+    from PIL import Image
+
+    Image.new("RGB", (400, 300), (120, 90, 60)).save(path)
+    path.write_bytes(path.read_bytes()[:200])
+
+
+SVG = '<?xml version="1.0"?>\n<svg xmlns="http://www.w3.org/2000/svg" width="9" height="9"/>\n'
+BROKEN_ART = {      # how to break art/wolf.png, and what the error then says about it
+    "text": (lambda p: p.write_text("a note, not a picture\n"), "is not a picture (it holds text)"),
+    "cut short": (_cut_short, "is damaged or cut short (image file is truncated)"),
+    "empty": (lambda p: p.write_bytes(b""), "is empty (0 bytes)"),
+    "svg": (lambda p: p.write_text(SVG), "is an SVG drawing: cardgen does not draw SVG art yet"),
+    "folder": (lambda p: p.mkdir(), "is a folder, not a picture"),
+    "pipe": (lambda p: os.mkfifo(p), "is not a regular file"),
+    "bomb": (lambda p: p.write_bytes(_png_of_size(10_000, 10_000)),
+             "is too large: art may have at most 50 megapixels"),
+}
+
+
+@pytest.mark.parametrize("kind", BROKEN_ART)
+def test_art_that_is_not_a_picture_fails_its_card_and_the_others_are_drawn(tmp_path, capsys, kind):
+    folder = _isles(tmp_path)
+    (folder / "art" / "wolf.png").unlink()
+    make, words = BROKEN_ART[kind]
+    make(folder / "art" / "wolf.png")
+    out = tmp_path / "out"
+    assert cli.main(["render", str(folder), "--out", str(out)]) == 2
+    [line] = capsys.readouterr().err.strip().splitlines()
+    # at the card's field that names the file: art/{{ card.name | slug }}.png
+    assert line.startswith("error: ") and f"cards.yaml:1: name: card 'Wolf': art/wolf.png {words}" in line
+    cards = out / "painted-isles" / "cards"
+    assert (cards / "heron.png").is_file() and not (cards / "wolf.png").exists()
+    assert not [p for p in out.rglob("*") if p.name.endswith(".tmp")]
+
+
+def test_broken_art_stops_the_proxy_sheets_naming_the_card(tmp_path, capsys):
+    folder = _isles(tmp_path)
+    (folder / "art" / "wolf.png").write_text("a note, not a picture\n")
+    out = tmp_path / "out"
+    assert cli.main(["sheets", str(folder), "--out", str(out)]) == 2
+    [line] = capsys.readouterr().err.strip().splitlines()
+    assert "cards.yaml:1: name: card 'Wolf': art/wolf.png is not a picture" in line
+    assert not list(out.rglob("*.pdf"))

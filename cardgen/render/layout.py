@@ -18,6 +18,7 @@ from cardgen.errors import ContentError, Issue, IssueList, did_you_mean
 from cardgen.filenames import file_stem, slug, taken_by
 from cardgen.model import Card, Game
 from cardgen.render import filecache
+from cardgen.render.art import ArtError, check_art
 from cardgen.render.display import Colour, Ellipse, Face, Line, Picture, Polygon, Rect, Run
 from cardgen.render.fonts import ICON_FAMILY, PT_TO_MM, VARIANTS, FontBook, glyph_bounds, load_face
 from cardgen.render.text import MissingGlyph, Overflow, Style, fit_text, measure
@@ -51,16 +52,21 @@ _EXPR = re.compile(r"^\s*\{\{(.*)\}\}\s*$", re.S)
 
 
 class LayoutError(Exception):
-    """A card that cannot be laid out (text overflow, missing image, a glyph no font has)."""
+    """A card that cannot be laid out (text overflow, missing or broken art, a glyph no font has,
+    an expression that fails). Reported at the card's line, or at `line` of `file` when given:
+    the card's field that names its art, the line of layouts.yaml whose expression failed."""
 
-    def __init__(self, card: Card | None, where: str, message: str):
-        self.card, self.where, self.message = card, where, message
+    def __init__(self, card: Card | None, where: str, message: str, file: Path | None = None,
+                 line: int | None = None):
+        self.card, self.where, self.message, self.file, self.line = card, where, message, file, line
         super().__init__(str(self.issue()))
 
     def issue(self) -> Issue:
         label = f"card {self.card.name!r}: " if self.card else ""
+        if self.file is not None:
+            return Issue(self.file, self.line, self.where, f"{label}{self.message}")
         if self.card is not None:
-            return Issue(self.card.file, self.card.line, self.where, f"{label}{self.message}")
+            return Issue(self.card.file, self.line or self.card.line, self.where, f"{label}{self.message}")
         return Issue(None, None, self.where, self.message)
 
 
@@ -942,14 +948,27 @@ def _image(el, ctx, out, where, offset):
     layouts.root = root
     path = (layouts.game.folder / rel).resolve() if rel else None
     if path is not None and not path.is_relative_to(root):
-        raise LayoutError(ctx.card, "image", f"image {rel!r} is outside the game folder")
-    if path is None or not path.is_file():
+        raise _art_error(ctx.card, el["image"], f"image {rel!r} is outside the game folder")
+    if path is None or not path.exists():
         if el.get("optional"):
             if "placeholder" in el:
                 _render(el["placeholder"], ctx, out, f"{where}.placeholder", offset)
             return
-        raise LayoutError(ctx.card, "image", f"no image file {rel!r} in {layouts.game.folder}")
+        raise _art_error(ctx.card, el["image"], f"no image file {rel!r} in {layouts.game.folder}")
+    try:        # (a file that is there but broken is an error, `optional` or not)
+        check_art(str(path))
+    except ArtError as exc:
+        raise _art_error(ctx.card, el["image"], f"{rel} {exc}") from None
     out.append(Picture(*box, str(path), str(el.get("fit", "cover"))))
+
+
+def _art_error(card: Card | None, template, message: str) -> LayoutError:
+    """An error about a card's art, at the card's field that names the file when there is one
+    (`name` for "art/{{ card.name | slug }}.png"), else at the card."""
+    named = re.search(r"card\.([A-Za-z_][A-Za-z0-9_]*)", str(template))
+    field_name = named.group(1) if named else "image"
+    line = card.field_lines.get(field_name) if card is not None else None
+    return LayoutError(card, field_name if line else "image", message, line=line)
 
 
 def _group(el, ctx, out, where, offset):

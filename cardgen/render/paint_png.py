@@ -8,6 +8,7 @@ from collections import OrderedDict
 from functools import lru_cache
 
 from cardgen.render import filecache
+from cardgen.render.art import load_art
 from cardgen.render.display import Ellipse, Face, Line, Picture, Polygon, Rect, Run
 from cardgen.render.fonts import load_face
 
@@ -31,12 +32,10 @@ def _font(path: str, px: float):
 def _picture(path: str, w: int, h: int, fit: str):
     from PIL import Image, ImageOps
 
-    filecache.seen(path)
-    with Image.open(path) as img:
-        img = img.convert("RGBA")
-        if fit == "contain":
-            return ImageOps.contain(img, (w, h), Image.LANCZOS)
-        return ImageOps.fit(img, (w, h), Image.LANCZOS)
+    img = load_art(path)        # (the layout checked it: decoded already)
+    if fit == "contain":
+        return ImageOps.contain(img, (w, h), Image.LANCZOS)
+    return ImageOps.fit(img, (w, h), Image.LANCZOS)
 
 
 # Cards of one type share their background (frame, panels, colour by element): the items
