@@ -156,3 +156,75 @@ def test_broken_art_stops_the_proxy_sheets_naming_the_card(tmp_path, capsys):
     [line] = capsys.readouterr().err.strip().splitlines()
     assert "cards.yaml:1: name: card 'Wolf': art/wolf.png is not a picture" in line
     assert not list(out.rglob("*.pdf"))
+
+
+def _tide_with(tmp_path: Path, old: str, new: str, file: str = "layouts.yaml") -> Path:
+    folder = tmp_path / "tide"
+    shutil.copytree(TIDE, folder)
+    path = folder / file
+    text = path.read_text()
+    assert text.count(old) == 1, old
+    path.write_text(text.replace(old, new))
+    return folder
+
+
+BODY = "size: 10, min_size: 7, colour: ink, leading: 1.15, bold_keywords: true}"
+CARD = "card: {size: poker, bleed: 3.175, safe: 3.175, radius: 3}"
+PANEL = "{rect: [3.4, 3.4, 56.7, 82.1], fill: paper, radius: 2.5}"
+STRENGTH = '{text: "{{ card.strength }}", at: [6, 50, 51.5, 14], style: big, field: strength}'
+ICON = "{icon: oar, at: [18.75, 27, 26, 20], colour: rower}"
+FLOW_AT = "at: [6, 66, 51.5, 16]}"
+BAD_LAYOUT_VALUES = [   # (what is written, what it becomes, the one error line)
+    (BODY, BODY.replace("size: 10", "size: big"),
+     "layouts.yaml:12: styles.body.size: expected a size in points from 4 to 200, got 'big'"),
+    (BODY, BODY.replace("leading: 1.15", "leading: loose"),
+     "layouts.yaml:12: styles.body.leading: expected a line height (a multiple of the text size) from "
+     "0.5 to 3, got 'loose'"),
+    (BODY, BODY.replace("size: 10, min_size: 7", "size: 0"),
+     "layouts.yaml:12: styles.body.size: expected a size in points from 4 to 200, got 0"),
+    (BODY, BODY.replace("size: 10, min_size: 7", "size: -5"),         # item 10: it hid the text
+     "layouts.yaml:12: styles.body.size: expected a size in points from 4 to 200, got -5"),
+    (BODY, BODY.replace("size: 10", "size: .nan"),
+     "layouts.yaml:12: styles.body.size: expected a size in points from 4 to 200, got nan"),
+    (BODY, BODY.replace("bold_keywords: true", "bold_keywords: maybe"),
+     "layouts.yaml:12: styles.body.bold_keywords: expected true or false, got 'maybe'"),
+    (CARD, CARD.replace("bleed: 3.175", "bleed: 1000"),
+     "layouts.yaml:1: card.bleed: expected a bleed in mm from 0 to 10, got 1000"),
+    (CARD, CARD.replace("bleed: 3.175", "bleed: .inf"),
+     "layouts.yaml:1: card.bleed: expected a bleed in mm from 0 to 10, got inf"),
+    (CARD, "card: {width: 0, height: 88.9}",
+     "layouts.yaml:1: card.width: expected a length in mm from 10 to 300, got 0"),
+    (PANEL, PANEL.replace("radius: 2.5", "stroke: ink, stroke_width: 50"),
+     "layouts.yaml:18: templates.frame[2].stroke_width: expected a line width in mm from 0 to 10, got 50"),
+    (PANEL, PANEL.replace("56.7, 82.1", "-56.7, 82.1"),
+     "layouts.yaml:18: templates.frame[2].rect: expected a size in mm from 0 to 1000, got -56.7"),
+    (STRENGTH, STRENGTH.replace("[6, 50, 51.5, 14]", "[6, 50, .nan, 14]"),
+     "layouts.yaml:27: types.rower[3].at: expected a size in mm from 0.1 to 1000, got nan"),
+    (STRENGTH, STRENGTH.replace("field: strength", "field: strength, size: big"),
+     "layouts.yaml:27: types.rower[3].size: expected a size in points from 4 to 200, got 'big'"),
+    (ICON, ICON.replace("colour: rower", "colour: rower, repeat: -3"),
+     "layouts.yaml:26: types.rower[2].repeat: expected a whole number from 0 to 100, got -3"),
+    (FLOW_AT, "at: [6, 66, 51.5, 16], min_scale: 0}",
+     "layouts.yaml:30: types.rower[4].min_scale: expected a scale from 0.1 to 1, got 0"),
+]
+
+
+@pytest.mark.parametrize(("old", "new", "message"), BAD_LAYOUT_VALUES,
+                         ids=[m.split(": ")[1] + ": " + m.rsplit(" ", 1)[-1] for *_, m in BAD_LAYOUT_VALUES])
+def test_a_layout_value_out_of_its_range_is_one_line_at_its_line(tmp_path, capsys, old, new, message):
+    folder = _tide_with(tmp_path, old, new)
+    assert cli.main(["render", str(folder), "--out", str(tmp_path / "out")]) == 2
+    assert capsys.readouterr().err.strip().splitlines() == [f"error: {folder / message}"]
+
+
+def test_a_layout_value_an_expression_gives_is_checked_for_each_card(tmp_path, capsys):
+    # item 10: a size of -5 hid the text without a word
+    sized = STRENGTH.replace("field: strength", 'field: strength, size: "{{ -5 * card.strength }}"')
+    folder = _tide_with(tmp_path, STRENGTH, sized)
+    out = tmp_path / "out"
+    assert cli.main(["render", str(folder), "--out", str(out)]) == 2
+    lines = capsys.readouterr().err.strip().splitlines()
+    assert lines[0] == (f"error: {folder / 'cards' / 'crew.yaml'}:3: types.rower[3].size: card 'Deckhand': "
+                        "expected a size in points from 4 to 200, got -5")
+    assert len(lines) == 4 and all("expected a size in points from 4 to 200" in line for line in lines)
+    assert (out / "tide-runners" / "cards" / "squall.png").is_file()

@@ -90,8 +90,11 @@ def _paint_items(image, items, k: float, b: float) -> None:
 
     for item in items:
         if isinstance(item, Rect):
+            if item.w <= 0 or item.h <= 0:          # nothing to fill (as in the PDF)
+                continue
             x0, y0 = px(item.x, item.y)
-            box = [x0, y0, x0 + item.w * k - 1, y0 + item.h * k - 1]
+            # a box under a pixel wide is one pixel (Pillow refuses a corner before the other)
+            box = [x0, y0, max(x0, x0 + item.w * k - 1), max(y0, y0 + item.h * k - 1)]
             stroke = max(1, round(item.stroke_width * k)) if item.stroke else 0
             draw, (fill, outline) = pick(item.fill, item.stroke)
             if item.radius > 0:
