@@ -228,3 +228,25 @@ def test_a_layout_value_an_expression_gives_is_checked_for_each_card(tmp_path, c
                         "expected a size in points from 4 to 200, got -5")
     assert len(lines) == 4 and all("expected a size in points from 4 to 200" in line for line in lines)
     assert (out / "tide-runners" / "cards" / "squall.png").is_file()
+
+
+def test_an_expression_that_fails_fails_its_cards_at_its_line(tmp_path, capsys):
+    folder = _tide_with(tmp_path, STRENGTH, STRENGTH.replace("card.strength }}", "card.strength / 0 }}"))
+    out = tmp_path / "out"
+    assert cli.main(["render", str(folder), "--out", str(out)]) == 2
+    lines = capsys.readouterr().err.strip().splitlines()
+    rowers = ("Deckhand", "Oarsman", "Stroke Captain", "Harbour Pilot")
+    assert lines == [f"error: {folder / 'layouts.yaml'}:27: types.rower[3].text: card {name!r}: the "
+                     "expression failed: ZeroDivisionError: division by zero" for name in rowers]
+    cards = out / "tide-runners" / "cards"
+    assert (cards / "squall.png").is_file() and not (cards / "deckhand.png").exists()
+
+
+def test_a_back_for_that_fails_is_reported_and_the_faces_are_drawn(tmp_path, capsys):
+    folder = _tide_with(tmp_path, "backs:\n", 'back_for: "{{ 1 / (card.strength or 0) }}"\nbacks:\n')
+    out = tmp_path / "out"
+    assert cli.main(["render", str(folder), "--out", str(out)]) == 2
+    lines = capsys.readouterr().err.strip().splitlines()
+    assert lines == [f"error: {folder / 'layouts.yaml'}:36: back_for: card {name!r}: the expression failed: "
+                     "ZeroDivisionError: division by zero" for name in ("Light Breeze", "Squall")]
+    assert (out / "tide-runners" / "cards" / "squall.png").is_file()

@@ -93,6 +93,9 @@ class Layouts:
     # compiled when first used, or all at once by compile_templates before forking workers
     parsed: dict = field(default_factory=dict, repr=False)
     compiled: dict = field(default_factory=dict, repr=False)
+    # template source -> (its line in layouts.yaml, the setting): where an expression that fails
+    # for a card is reported (the first place it is written)
+    sources: dict = field(default_factory=dict, repr=False)
     # cardgen.inputs.face_key's memo: each face's key, and the hash of the part they all share
     keys: dict = field(default_factory=dict, repr=False)
     root: Path | None = field(default=None, repr=False)    # the game folder, resolved once (images)
@@ -139,6 +142,8 @@ def load_layouts(game: Game) -> Layouts:
     if "default" not in layouts.backs and not layouts.back_for:
         issues.add(raw.line_of("backs"), "backs", "needs a `default` back (or `back_for:`)")
     layouts.env = _environment(layouts)
+    if _has_template(layouts.back_for):
+        layouts.sources[layouts.back_for] = (raw.line_of("back_for"), "back_for")
     _check_elements(layouts, issues)
     issues.issues = list(dict.fromkeys(issues.issues))    # a template used by two types: said once
     issues.raise_if_any()
@@ -414,12 +419,24 @@ class Context:
 
     def _evaluate(self, raw: str):
         layouts = self.layouts
-        compiled = layouts.compiled.get(raw)
-        if compiled is None:
-            compiled = layouts.compiled[raw] = _compile(layouts.env, raw, layouts.parsed.get(raw))
         if self.jinja_vars is None:       # what templates see: the globals, then this card's variables
             self.jinja_vars = {**layouts.env.globals, **self.vars}
-        return compiled(self.jinja_vars)
+        try:
+            compiled = layouts.compiled.get(raw)
+            if compiled is None:
+                compiled = layouts.compiled[raw] = _compile(layouts.env, raw, layouts.parsed.get(raw))
+            return compiled(self.jinja_vars)
+        except Exception as exc:          # the layout's own code: it may fail in any way for a card
+            raise self._failed(raw, exc) from None
+
+    def _failed(self, raw: str, exc: Exception) -> LayoutError:
+        """An expression that failed for this card, at its line of layouts.yaml."""
+        line, where = self.layouts.sources.get(raw, (None, None))
+        words = f"{type(exc).__name__}: {exc}" if str(exc) else type(exc).__name__
+        if line is None:
+            return LayoutError(self.card, "expression", f"{raw.strip()} failed: {words}")
+        return LayoutError(self.card, where, f"the expression failed: {words}", file=self.layouts.path,
+                           line=line)
 
     def text(self, raw) -> str:
         value = self.value(raw)
@@ -625,6 +642,7 @@ def _check_templates(element, where, fields, issues, layouts, loop_vars=frozense
         except TemplateSyntaxError as exc:
             issues.add(element.line_of(key), f"{where}.{key}", f"template error: {exc.message}")
             continue
+        layouts.sources.setdefault(value, (element.line_of(key), f"{where}.{key}"))
         for node in tree.find_all(nodes.Getattr):
             if isinstance(node.node, nodes.Name) and node.node.name == "card" and node.attr not in fields:
                 issues.add(element.line_of(key), f"{where}.{key}",
