@@ -250,3 +250,48 @@ def test_a_back_for_that_fails_is_reported_and_the_faces_are_drawn(tmp_path, cap
     assert lines == [f"error: {folder / 'layouts.yaml'}:36: back_for: card {name!r}: the expression failed: "
                      "ZeroDivisionError: division by zero" for name in ("Light Breeze", "Squall")]
     assert (out / "tide-runners" / "cards" / "squall.png").is_file()
+
+
+def _guild_with_check(tmp_path: Path, check: str) -> Path:
+    folder = tmp_path / "guild"
+    shutil.copytree(GUILD, folder)
+    game = folder / "game.yaml"
+    last = "    - {check: forbidden-types, id: fog-in-deck, types: [fog]}\n"
+    game.write_text(game.read_text().replace(last, last + f"    - {check}\n"))
+    return folder
+
+
+@pytest.mark.parametrize(("check", "message"), [
+    # item 10: a typo turned the rule off
+    ("{check: distinct, id: one-district, field: distrct, max: 1}",
+     "no card has a field 'distrct', so the check would never find anything (did you mean: district?); "
+     "the fields are: cost, district, glow, keywords, name, rarity, text, tools, type"),
+    ("{check: distinct, id: one-glow, field: glow, max: 1, types: [trick]}",
+     "no trick card has a field 'glow', so the check would never find anything; the fields are: cost, "
+     "district, keywords, name, rarity, text, type"),
+    ("{check: copies, id: kindle-limit, field: keywords, limits: {Kindle: 1}}",
+     "keywords is a list: a copies check limits each card by one value of it (a rarity, a cost); name a "
+     "field that holds one value"),
+    ("{check: distinct, id: one-tool, field: tools, max: 1}",
+     "tools holds lists or mappings: a distinct check goes by plain values (text or numbers)"),
+], ids=["typo", "not of its types", "copies by a list", "distinct by records"])
+def test_a_declared_check_on_a_field_it_cannot_go_by_is_a_load_error(tmp_path, capsys, check, message):
+    folder = _guild_with_check(tmp_path, check)
+    assert cli.main(["validate", str(folder / "decks" / "harbour.yaml")]) == 2
+    assert capsys.readouterr().err.strip().splitlines() == [
+        f"error: {folder / 'game.yaml'}:62: deck.checks[6].field: {message}"]
+
+
+def test_distinct_counts_each_value_of_a_list_field(tmp_path, check_deck):
+    folder = _guild_with_check(tmp_path, "{check: distinct, id: one-keyword, field: keywords, max: 1}")
+    problems = check_deck(f"game: {folder}\ncards:\n  Harbour Warden: 2\n  Sudden Draught: 1\n"
+                          "  Spare Oil: 3\n")
+    assert [(p.rule, p.message, p.line) for p in problems if p.rule == "one-keyword"] == [
+        ("one-keyword", "has 2 keywords (Kindle, Gust): at most 1 allowed", 4)]
+
+
+def test_a_declared_check_may_go_by_the_type_of_the_cards(tmp_path, check_deck):
+    folder = _guild_with_check(tmp_path, "{check: distinct, id: one-type, field: type, max: 1}")
+    problems = check_deck(f"game: {folder}\ncards:\n  Harbour Warden: 2\n  Sudden Draught: 1\n")
+    assert [(p.rule, p.message, p.line) for p in problems if p.rule == "one-type"] == [
+        ("one-type", "has 2 types (lamplighter, trick): at most 1 allowed", 4)]
