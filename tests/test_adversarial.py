@@ -202,6 +202,8 @@ BAD_LAYOUT_VALUES = [   # (what is written, what it becomes, the one error line)
      "layouts.yaml:27: types.rower[3].at: expected a size in mm from 0.1 to 1000, got nan"),
     (STRENGTH, STRENGTH.replace("field: strength", "field: strength, size: big"),
      "layouts.yaml:27: types.rower[3].size: expected a size in points from 4 to 200, got 'big'"),
+    (STRENGTH, STRENGTH.replace("field: strength", "field: strength, font: Nope"),
+     "layouts.yaml:27: types.rower[3].font: unknown font 'Nope'"),
     (ICON, ICON.replace("colour: rower", "colour: rower, repeat: -3"),
      "layouts.yaml:26: types.rower[2].repeat: expected a whole number from 0 to 100, got -3"),
     (FLOW_AT, "at: [6, 66, 51.5, 16], min_scale: 0}",

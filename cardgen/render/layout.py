@@ -449,7 +449,9 @@ class Context:
         the message). A literal was checked when the layouts loaded, but may have come here from
         a list an expression made: every number is checked."""
         kind = type(raw)
-        value = raw if kind is float or kind is int else self.value(raw)   # most numbers are literals
+        if (kind is float or kind is int) and rule.lo <= raw <= rule.hi:
+            return float(raw)       # most numbers: a literal, in range (whole: the load checked that)
+        value = raw if kind is float or kind is int else self.value(raw)
         if isinstance(value, str):
             value = _text_number(value)
         if not rule.holds(value):
@@ -539,7 +541,7 @@ def _check_elements(layouts: Layouts, issues: IssueList) -> None:
                     issues.add(element.line_of(key), f"{here}.{key}",
                                f"not a setting of a {kind} element{did_you_mean(key, allowed)}")
             _check_templates(element, here, fields, issues, layouts)
-            _check_values(element, here, issues)
+            _check_values(element, here, issues, layouts.book.families)
             if kind == "image" and isinstance(element.get("placeholder"), list):
                 walk(element["placeholder"], f"{here}.placeholder", fields, depth + 1, offset)
             if kind == "use" and element["use"] not in layouts.templates:
@@ -590,14 +592,17 @@ def _check_blocks(element, where, fields, issues, layouts):
                        f"no style {block['style']!r}{did_you_mean(block['style'], layouts.styles)}")
         extra = {block["as"]} if isinstance(block.get("as"), str) else set()
         _check_templates(block, f"{where}.flow[{j + 1}]", fields, issues, layouts, extra)
-        _check_values(block, f"{where}.flow[{j + 1}]", issues)
+        _check_values(block, f"{where}.flow[{j + 1}]", issues, layouts.book.families)
 
 
-def _check_values(element, where: str, issues: IssueList) -> None:
-    """The numbers and true/false settings written in the file, each against its range (a value
-    an expression gives is checked for each card: Context.number, _style_for)."""
+def _check_values(element, where: str, issues: IssueList, fonts) -> None:
+    """The numbers, true/false settings and fonts written in the file, each against its range (a
+    value an expression gives is checked for each card: Context.number, _style_for)."""
     for key, value in element.items():
-        problem = _value_problem(key, value)
+        if key == "font" and not _has_template(value) and (not isinstance(value, str) or value not in fonts):
+            problem = f"unknown font {value!r}{did_you_mean(value, fonts)}"
+        else:
+            problem = _value_problem(key, value)
         if problem:
             issues.add(element.line_of(key), f"{where}.{key}", problem)
 
@@ -775,10 +780,14 @@ def _box(ctx: Context, value, where: str, offset, key: str = "at") -> tuple[floa
     value = ctx.value(value)
     if not isinstance(value, (list, tuple)) or len(value) != 4:
         raise LayoutError(ctx.card, where, f"expected [x, y, w, h] or bleed/trim/safe, got {value!r}")
-    size = limits.BOX_SIZE if key == "at" else limits.SIZE
-    x, y, w, h = (ctx.number(v, where, rule, key) for v, rule in
-                  zip(value, (limits.POSITION, limits.POSITION, size, size), strict=True))
+    rules = _AT_RULES if key == "at" else _SHAPE_RULES
+    x, y, w, h = [ctx.number(v, where, rule, key) for v, rule in zip(value, rules, strict=True)]
     return (x + dx, y + dy, w, h)
+
+
+# the ranges of [x, y, w, h]: of the box text, an icon or a picture is fitted to, and of a shape
+_AT_RULES = (limits.POSITION, limits.POSITION, limits.BOX_SIZE, limits.BOX_SIZE)
+_SHAPE_RULES = (limits.POSITION, limits.POSITION, limits.SIZE, limits.SIZE)
 
 
 def _render(elements, ctx: Context, out: list, where: str, offset) -> None:
@@ -865,13 +874,17 @@ def _style_for(el, ctx: Context, where: str) -> Style:
         return base
     resolved = {}
     for key, value in overrides.items():
-        if key in limits.STYLE_FLAGS and _has_template(value):
+        if key == "colour":
+            resolved[key] = ctx.colour(value, where)
+            continue
+        if not _has_template(value):        # written in the file: checked when the layouts loaded
+            resolved[key] = value
+            continue
+        if key in limits.STYLE_FLAGS:
             resolved[key] = ctx.truthy(value)
             continue
         value = ctx.value(value)
-        if key == "colour":
-            value = ctx.colour(value, where)
-        elif key == "font" and value not in layouts.book.families:
+        if key == "font" and value not in layouts.book.families:
             raise LayoutError(ctx.card, f"{where}.font",
                               f"unknown font {value!r}{did_you_mean(value, layouts.book.families)}")
         elif problem := setting_problem(key, value):
