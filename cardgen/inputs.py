@@ -47,7 +47,8 @@ def file_digest(path) -> str:
     digest = _DIGESTS.get(memo)
     if digest is None:
         try:
-            digest = hashlib.sha256(path.read_bytes()).hexdigest()[:20]
+            with path.open("rb") as handle:     # (in pieces: a huge file must not fill memory)
+                digest = hashlib.file_digest(handle, "sha256").hexdigest()[:20]
         except OSError:
             digest = "unreadable"
         _DIGESTS[memo] = digest

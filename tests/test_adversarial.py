@@ -5,9 +5,13 @@ cardgen; 130: interrupted), never a traceback, never a silent wrong, never a han
 from __future__ import annotations
 
 import errno
+import os
 import shutil
+import struct
 import subprocess
 import sys
+import zlib
+from pathlib import Path
 
 import pytest
 
@@ -76,7 +80,6 @@ def test_new_onto_a_file_is_refused(tmp_path):
 # test_publish_security.py and test_loader_errors.py)
 
 def test_a_layouts_file_that_is_a_pipe_is_refused_as_one(tmp_path):
-    import os
 
     folder = tmp_path / "tide"
     shutil.copytree(TIDE, folder)
@@ -85,3 +88,226 @@ def test_a_layouts_file_that_is_a_pipe_is_refused_as_one(tmp_path):
     result = cardgen("render", folder, "--out", tmp_path / "out", timeout=60)
     assert result.returncode == 2
     assert "layouts.yaml: this file is not a regular file" in result.stderr, result.stderr
+
+
+# item 9: art, layouts and declared checks (with item 10's silent wrongs among them: `size: -5`
+# hid the text, a deck check on a field no card has never fired)
+
+ISLES = ROOT / "tests" / "data" / "painted-isles"
+GUILD = ROOT / "tests" / "data" / "lantern-guild"
+
+
+def _isles(tmp_path: Path) -> Path:
+    """Painted Isles with its art (two creatures) and its font: a game whose cards draw pictures."""
+    from PIL import Image
+
+    from cardgen.paths import fonts_dir
+
+    folder = tmp_path / "isles"
+    shutil.copytree(ISLES, folder)
+    (folder / "art").mkdir()
+    for name, colour in (("wolf", (120, 90, 60)), ("heron", (60, 90, 160))):
+        Image.new("RGB", (120, 100), colour).save(folder / "art" / f"{name}.png")
+    (folder / "fonts").mkdir()
+    shutil.copy(fonts_dir() / "crimson-text" / "CrimsonText-Regular.ttf", folder / "fonts" / "Title.ttf")
+    return folder
+
+
+def _png_of_size(width: int, height: int) -> bytes:
+    """A real black-and-white PNG: a few kilobytes on disk, width x height pixels decoded."""
+    row = b"\0" * (1 + (width + 7) // 8)
+    deflate = zlib.compressobj(9)
+    pixels = b"".join(deflate.compress(row) for _ in range(height)) + deflate.flush()
+
+    def chunk(tag: bytes, data: bytes) -> bytes:
+        return struct.pack(">I", len(data)) + tag + data + struct.pack(">I", zlib.crc32(tag + data))
+
+    return (b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", width, height, 1, 0, 0, 0, 0))
+            + chunk(b"IDAT", pixels) + chunk(b"IEND", b""))
+
+
+def _cut_short(path: Path) -> None:
+    from PIL import Image
+
+    Image.new("RGB", (400, 300), (120, 90, 60)).save(path)
+    path.write_bytes(path.read_bytes()[:200])
+
+
+SVG = '<?xml version="1.0"?>\n<svg xmlns="http://www.w3.org/2000/svg" width="9" height="9"/>\n'
+BROKEN_ART = {      # how to break art/wolf.png, and what the error then says about it
+    "text": (lambda p: p.write_text("a note, not a picture\n"), "is not a picture (it holds text)"),
+    "cut short": (_cut_short, "is damaged or cut short (image file is truncated)"),
+    "empty": (lambda p: p.write_bytes(b""), "is empty (0 bytes)"),
+    "svg": (lambda p: p.write_text(SVG), "is an SVG drawing: cardgen does not draw SVG art yet"),
+    "folder": (lambda p: p.mkdir(), "is a folder, not a picture"),
+    "pipe": (lambda p: os.mkfifo(p), "is not a regular file"),
+    "bomb": (lambda p: p.write_bytes(_png_of_size(10_000, 10_000)),
+             "is too large: art may have at most 50 megapixels"),
+}
+
+
+@pytest.mark.parametrize("kind", BROKEN_ART)
+def test_art_that_is_not_a_picture_fails_its_card_and_the_others_are_drawn(tmp_path, capsys, kind):
+    folder = _isles(tmp_path)
+    (folder / "art" / "wolf.png").unlink()
+    make, words = BROKEN_ART[kind]
+    make(folder / "art" / "wolf.png")
+    out = tmp_path / "out"
+    assert cli.main(["render", str(folder), "--out", str(out)]) == 2
+    [line] = capsys.readouterr().err.strip().splitlines()
+    # at the card's field that names the file: art/{{ card.name | slug }}.png
+    assert line.startswith("error: ") and f"cards.yaml:1: name: card 'Wolf': art/wolf.png {words}" in line
+    cards = out / "painted-isles" / "cards"
+    assert (cards / "heron.png").is_file() and not (cards / "wolf.png").exists()
+    assert not [p for p in out.rglob("*") if p.name.endswith(".tmp")]
+
+
+def test_broken_art_stops_the_proxy_sheets_naming_the_card(tmp_path, capsys):
+    folder = _isles(tmp_path)
+    (folder / "art" / "wolf.png").write_text("a note, not a picture\n")
+    out = tmp_path / "out"
+    assert cli.main(["sheets", str(folder), "--out", str(out)]) == 2
+    [line] = capsys.readouterr().err.strip().splitlines()
+    assert "cards.yaml:1: name: card 'Wolf': art/wolf.png is not a picture" in line
+    assert not list(out.rglob("*.pdf"))
+
+
+def _tide_with(tmp_path: Path, old: str, new: str, file: str = "layouts.yaml") -> Path:
+    folder = tmp_path / "tide"
+    shutil.copytree(TIDE, folder)
+    path = folder / file
+    text = path.read_text()
+    assert text.count(old) == 1, old
+    path.write_text(text.replace(old, new))
+    return folder
+
+
+BODY = "size: 10, min_size: 7, colour: ink, leading: 1.15, bold_keywords: true}"
+CARD = "card: {size: poker, bleed: 3.175, safe: 3.175, radius: 3}"
+PANEL = "{rect: [3.4, 3.4, 56.7, 82.1], fill: paper, radius: 2.5}"
+STRENGTH = '{text: "{{ card.strength }}", at: [6, 50, 51.5, 14], style: big, field: strength}'
+ICON = "{icon: oar, at: [18.75, 27, 26, 20], colour: rower}"
+FLOW_AT = "at: [6, 66, 51.5, 16]}"
+BAD_LAYOUT_VALUES = [   # (what is written, what it becomes, the one error line)
+    (BODY, BODY.replace("size: 10", "size: big"),
+     "layouts.yaml:12: styles.body.size: expected a size in points from 4 to 200, got 'big'"),
+    (BODY, BODY.replace("leading: 1.15", "leading: loose"),
+     "layouts.yaml:12: styles.body.leading: expected a line height (a multiple of the text size) from "
+     "0.5 to 3, got 'loose'"),
+    (BODY, BODY.replace("size: 10, min_size: 7", "size: 0"),
+     "layouts.yaml:12: styles.body.size: expected a size in points from 4 to 200, got 0"),
+    (BODY, BODY.replace("size: 10, min_size: 7", "size: -5"),         # item 10: it hid the text
+     "layouts.yaml:12: styles.body.size: expected a size in points from 4 to 200, got -5"),
+    (BODY, BODY.replace("size: 10", "size: .nan"),
+     "layouts.yaml:12: styles.body.size: expected a size in points from 4 to 200, got nan"),
+    (BODY, BODY.replace("bold_keywords: true", "bold_keywords: maybe"),
+     "layouts.yaml:12: styles.body.bold_keywords: expected true or false, got 'maybe'"),
+    (CARD, CARD.replace("bleed: 3.175", "bleed: 1000"),
+     "layouts.yaml:1: card.bleed: expected a bleed in mm from 0 to 10, got 1000"),
+    (CARD, CARD.replace("bleed: 3.175", "bleed: .inf"),
+     "layouts.yaml:1: card.bleed: expected a bleed in mm from 0 to 10, got inf"),
+    (CARD, "card: {width: 0, height: 88.9}",
+     "layouts.yaml:1: card.width: expected a length in mm from 10 to 300, got 0"),
+    (PANEL, PANEL.replace("radius: 2.5", "stroke: ink, stroke_width: 50"),
+     "layouts.yaml:18: templates.frame[2].stroke_width: expected a line width in mm from 0 to 10, got 50"),
+    (PANEL, PANEL.replace("56.7, 82.1", "-56.7, 82.1"),
+     "layouts.yaml:18: templates.frame[2].rect: expected a size in mm from 0 to 1000, got -56.7"),
+    (STRENGTH, STRENGTH.replace("[6, 50, 51.5, 14]", "[6, 50, .nan, 14]"),
+     "layouts.yaml:27: types.rower[3].at: expected a size in mm from 0.1 to 1000, got nan"),
+    (STRENGTH, STRENGTH.replace("field: strength", "field: strength, size: big"),
+     "layouts.yaml:27: types.rower[3].size: expected a size in points from 4 to 200, got 'big'"),
+    (STRENGTH, STRENGTH.replace("field: strength", "field: strength, font: Nope"),
+     "layouts.yaml:27: types.rower[3].font: unknown font 'Nope'"),
+    (ICON, ICON.replace("colour: rower", "colour: rower, repeat: -3"),
+     "layouts.yaml:26: types.rower[2].repeat: expected a whole number from 0 to 100, got -3"),
+    (FLOW_AT, "at: [6, 66, 51.5, 16], min_scale: 0}",
+     "layouts.yaml:30: types.rower[4].min_scale: expected a scale from 0.1 to 1, got 0"),
+]
+
+
+@pytest.mark.parametrize(("old", "new", "message"), BAD_LAYOUT_VALUES,
+                         ids=[m.split(": ")[1] + ": " + m.rsplit(" ", 1)[-1] for *_, m in BAD_LAYOUT_VALUES])
+def test_a_layout_value_out_of_its_range_is_one_line_at_its_line(tmp_path, capsys, old, new, message):
+    folder = _tide_with(tmp_path, old, new)
+    assert cli.main(["render", str(folder), "--out", str(tmp_path / "out")]) == 2
+    assert capsys.readouterr().err.strip().splitlines() == [f"error: {folder / message}"]
+
+
+def test_a_layout_value_an_expression_gives_is_checked_for_each_card(tmp_path, capsys):
+    # item 10: a size of -5 hid the text without a word
+    sized = STRENGTH.replace("field: strength", 'field: strength, size: "{{ -5 * card.strength }}"')
+    folder = _tide_with(tmp_path, STRENGTH, sized)
+    out = tmp_path / "out"
+    assert cli.main(["render", str(folder), "--out", str(out)]) == 2
+    lines = capsys.readouterr().err.strip().splitlines()
+    assert lines[0] == (f"error: {folder / 'cards' / 'crew.yaml'}:3: types.rower[3].size: card 'Deckhand': "
+                        "expected a size in points from 4 to 200, got -5")
+    assert len(lines) == 4 and all("expected a size in points from 4 to 200" in line for line in lines)
+    assert (out / "tide-runners" / "cards" / "squall.png").is_file()
+
+
+def test_an_expression_that_fails_fails_its_cards_at_its_line(tmp_path, capsys):
+    folder = _tide_with(tmp_path, STRENGTH, STRENGTH.replace("card.strength }}", "card.strength / 0 }}"))
+    out = tmp_path / "out"
+    assert cli.main(["render", str(folder), "--out", str(out)]) == 2
+    lines = capsys.readouterr().err.strip().splitlines()
+    rowers = ("Deckhand", "Oarsman", "Stroke Captain", "Harbour Pilot")
+    assert lines == [f"error: {folder / 'layouts.yaml'}:27: types.rower[3].text: card {name!r}: the "
+                     "expression failed: ZeroDivisionError: division by zero" for name in rowers]
+    cards = out / "tide-runners" / "cards"
+    assert (cards / "squall.png").is_file() and not (cards / "deckhand.png").exists()
+
+
+def test_a_back_for_that_fails_is_reported_and_the_faces_are_drawn(tmp_path, capsys):
+    folder = _tide_with(tmp_path, "backs:\n", 'back_for: "{{ 1 / (card.strength or 0) }}"\nbacks:\n')
+    out = tmp_path / "out"
+    assert cli.main(["render", str(folder), "--out", str(out)]) == 2
+    lines = capsys.readouterr().err.strip().splitlines()
+    assert lines == [f"error: {folder / 'layouts.yaml'}:36: back_for: card {name!r}: the expression failed: "
+                     "ZeroDivisionError: division by zero" for name in ("Light Breeze", "Squall")]
+    assert (out / "tide-runners" / "cards" / "squall.png").is_file()
+
+
+def _guild_with_check(tmp_path: Path, check: str) -> Path:
+    folder = tmp_path / "guild"
+    shutil.copytree(GUILD, folder)
+    game = folder / "game.yaml"
+    last = "    - {check: forbidden-types, id: fog-in-deck, types: [fog]}\n"
+    game.write_text(game.read_text().replace(last, last + f"    - {check}\n"))
+    return folder
+
+
+@pytest.mark.parametrize(("check", "message"), [
+    # item 10: a typo turned the rule off
+    ("{check: distinct, id: one-district, field: distrct, max: 1}",
+     "no card has a field 'distrct', so the check would never find anything (did you mean: district?); "
+     "the fields are: cost, district, glow, keywords, name, rarity, text, tools, type"),
+    ("{check: distinct, id: one-glow, field: glow, max: 1, types: [trick]}",
+     "no trick card has a field 'glow', so the check would never find anything; the fields are: cost, "
+     "district, keywords, name, rarity, text, type"),
+    ("{check: copies, id: kindle-limit, field: keywords, limits: {Kindle: 1}}",
+     "keywords is a list: a copies check limits each card by one value of it (a rarity, a cost); name a "
+     "field that holds one value"),
+    ("{check: distinct, id: one-tool, field: tools, max: 1}",
+     "tools holds lists or mappings: a distinct check goes by plain values (text or numbers)"),
+], ids=["typo", "not of its types", "copies by a list", "distinct by records"])
+def test_a_declared_check_on_a_field_it_cannot_go_by_is_a_load_error(tmp_path, capsys, check, message):
+    folder = _guild_with_check(tmp_path, check)
+    assert cli.main(["validate", str(folder / "decks" / "harbour.yaml")]) == 2
+    assert capsys.readouterr().err.strip().splitlines() == [
+        f"error: {folder / 'game.yaml'}:62: deck.checks[6].field: {message}"]
+
+
+def test_distinct_counts_each_value_of_a_list_field(tmp_path, check_deck):
+    folder = _guild_with_check(tmp_path, "{check: distinct, id: one-keyword, field: keywords, max: 1}")
+    problems = check_deck(f"game: {folder}\ncards:\n  Harbour Warden: 2\n  Sudden Draught: 1\n"
+                          "  Spare Oil: 3\n")
+    assert [(p.rule, p.message, p.line) for p in problems if p.rule == "one-keyword"] == [
+        ("one-keyword", "has 2 keywords (Kindle, Gust): at most 1 allowed", 4)]
+
+
+def test_a_declared_check_may_go_by_the_type_of_the_cards(tmp_path, check_deck):
+    folder = _guild_with_check(tmp_path, "{check: distinct, id: one-type, field: type, max: 1}")
+    problems = check_deck(f"game: {folder}\ncards:\n  Harbour Warden: 2\n  Sudden Draught: 1\n")
+    assert [(p.rule, p.message, p.line) for p in problems if p.rule == "one-type"] == [
+        ("one-type", "has 2 types (lamplighter, trick): at most 1 allowed", 4)]

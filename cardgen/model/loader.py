@@ -330,6 +330,13 @@ class GameLoader:
                                f"no card type {show(t)}{did_you_mean(t, card_types)}")
             if kind == "copies" and ("max" in options) == ("field" in options):
                 issues.add(line, where, "a copies check takes either `max` or `field` + `limits`")
+            if isinstance(options.get("field"), str):
+                problem = _checked_field_problem(kind, options["field"], options.get("types"), card_types)
+                if problem:
+                    issues.add(item.line_of("field"), f"{where}.field", problem)
+            if any(isinstance(v, (list, dict)) for v in options.get("exempt") or ()):
+                issues.add(item.line_of("exempt"), f"{where}.exempt",
+                           "expected a list of plain values (text or numbers)")
             rule_id = item.get("id", kind)
             if not isinstance(rule_id, str) or not rule_id:
                 issues.add(item.line_of("id"), f"{where}.id", "expected a rule id such as deck-size")
@@ -461,6 +468,45 @@ class GameLoader:
                       f"expected a whole number from 1 to {MAX_COPIES}, got {show(copies)}")
         check_fields(raw, type_spec.fields, type_spec.required, raw.line, "", ctx,
                      skip=CARD_CORE_FIELDS)
+
+
+# Every card has these besides its type's fields: a deck check may go by them too.
+CHECKABLE_CORE_FIELDS = ("name", "type")
+
+
+def _checked_field_problem(kind: str, name: str, types, card_types: dict[str, CardType]) -> str | None:
+    """What is wrong with the `field:` a deck check goes by: a field no card (of its `types`) has
+    would make the check never fire; a list, a mapping or a record has no one value to limit by."""
+    chosen = [card_types[t] for t in (types if isinstance(types, list) else card_types) if t in card_types]
+    if name in CHECKABLE_CORE_FIELDS:
+        return None
+    specs = [t.fields[name] for t in chosen if name in t.fields]
+    if not specs:
+        have = sorted({f for t in chosen for f in t.fields} | set(CHECKABLE_CORE_FIELDS))
+        whose = f"no {'/'.join(t.id for t in chosen)} card" if isinstance(types, list) else "no card"
+        return (f"{whose} has a field {name!r}, so the check would never find anything"
+                f"{did_you_mean(name, have)}; the fields are: {', '.join(have)}")
+    shape = max(_value_shape(spec) for spec in specs)
+    if shape == _NESTED:
+        return (f"{name} holds lists or mappings: a {kind} check goes by plain values (text or "
+                "numbers)")
+    if shape == _LIST and kind == "copies":
+        return (f"{name} is a list: a copies check limits each card by one value of it (a rarity, "
+                "a cost); name a field that holds one value")
+    return None
+
+
+_ONE, _LIST, _NESTED = 0, 1, 2      # what a field holds: one value, a list of values, more
+
+
+def _value_shape(spec: Spec) -> int:
+    if isinstance(spec, ListSpec):
+        return _LIST if _value_shape(spec.items) == _ONE else _NESTED
+    if isinstance(spec, (MapSpec, RecordSpec)):
+        return _NESTED
+    if isinstance(spec, OneOfSpec):
+        return max((_value_shape(option) for option in spec.options), default=_ONE)
+    return _ONE
 
 
 def _stripped(value) -> str | None:

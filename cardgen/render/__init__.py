@@ -162,7 +162,7 @@ def _prepare(game: Game, out_root: Path, only, preset, use_cache, ahead: bool) -
             job.result.skipped += 1
             continue
         job.tasks.append(("card", card.name, None, key))
-    backs = sorted({back_name(layouts, c) for c in game.cards.values()} | (
+    backs = sorted(_backs_taken(layouts, game, job.result.errors) | (
         {"default"} if "default" in layouts.backs else set()))
     others = [("back", name) for name in backs]
     others += [("reference", name) for name in (layouts.reference if not only else ())]
@@ -179,6 +179,17 @@ def _prepare(game: Game, out_root: Path, only, preset, use_cache, ahead: bool) -
         if ahead:
             _draw_firsts(job)
     return job
+
+
+def _backs_taken(layouts: Layouts, game: Game, errors: list[Issue]) -> set[str]:
+    """The backs the cards take; a card whose `back_for` fails is reported in `errors`."""
+    names = set()
+    for card in game.cards.values():
+        try:
+            names.add(back_name(layouts, card))
+        except LayoutError as exc:
+            errors.append(exc.issue())
+    return names
 
 
 def _launch(job: _Job, jobs: int | None):

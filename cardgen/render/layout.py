@@ -17,7 +17,8 @@ from typing import Any
 from cardgen.errors import ContentError, Issue, IssueList, did_you_mean
 from cardgen.filenames import file_stem, slug, taken_by
 from cardgen.model import Card, Game
-from cardgen.render import filecache
+from cardgen.render import filecache, limits
+from cardgen.render.art import ArtError, check_art
 from cardgen.render.display import Colour, Ellipse, Face, Line, Picture, Polygon, Rect, Run
 from cardgen.render.fonts import ICON_FAMILY, PT_TO_MM, VARIANTS, FontBook, glyph_bounds, load_face
 from cardgen.render.text import MissingGlyph, Overflow, Style, fit_text, measure
@@ -51,16 +52,21 @@ _EXPR = re.compile(r"^\s*\{\{(.*)\}\}\s*$", re.S)
 
 
 class LayoutError(Exception):
-    """A card that cannot be laid out (text overflow, missing image, a glyph no font has)."""
+    """A card that cannot be laid out (text overflow, missing or broken art, a glyph no font has,
+    an expression that fails). Reported at the card's line, or at `line` of `file` when given:
+    the card's field that names its art, the line of layouts.yaml whose expression failed."""
 
-    def __init__(self, card: Card | None, where: str, message: str):
-        self.card, self.where, self.message = card, where, message
+    def __init__(self, card: Card | None, where: str, message: str, file: Path | None = None,
+                 line: int | None = None):
+        self.card, self.where, self.message, self.file, self.line = card, where, message, file, line
         super().__init__(str(self.issue()))
 
     def issue(self) -> Issue:
         label = f"card {self.card.name!r}: " if self.card else ""
+        if self.file is not None:
+            return Issue(self.file, self.line, self.where, f"{label}{self.message}")
         if self.card is not None:
-            return Issue(self.card.file, self.card.line, self.where, f"{label}{self.message}")
+            return Issue(self.card.file, self.line or self.card.line, self.where, f"{label}{self.message}")
         return Issue(None, None, self.where, self.message)
 
 
@@ -87,6 +93,9 @@ class Layouts:
     # compiled when first used, or all at once by compile_templates before forking workers
     parsed: dict = field(default_factory=dict, repr=False)
     compiled: dict = field(default_factory=dict, repr=False)
+    # template source -> (its line in layouts.yaml, the setting): where an expression that fails
+    # for a card is reported (the first place it is written)
+    sources: dict = field(default_factory=dict, repr=False)
     # cardgen.inputs.face_key's memo: each face's key, and the hash of the part they all share
     keys: dict = field(default_factory=dict, repr=False)
     root: Path | None = field(default=None, repr=False)    # the game folder, resolved once (images)
@@ -133,7 +142,10 @@ def load_layouts(game: Game) -> Layouts:
     if "default" not in layouts.backs and not layouts.back_for:
         issues.add(raw.line_of("backs"), "backs", "needs a `default` back (or `back_for:`)")
     layouts.env = _environment(layouts)
+    if _has_template(layouts.back_for):
+        layouts.sources[layouts.back_for] = (raw.line_of("back_for"), "back_for")
     _check_elements(layouts, issues)
+    issues.issues = list(dict.fromkeys(issues.issues))    # a template used by two types: said once
     issues.raise_if_any()
     return layouts
 
@@ -156,16 +168,21 @@ def _card_geometry(card, game: Game, issues: IssueList, raw):
     numbers = {"width": width, "height": height, "bleed": card.get("bleed", DEFAULT_BLEED),
                "safe": card.get("safe", DEFAULT_SAFE), "radius": card.get("radius", 3.0)}
     for key, value in numbers.items():
-        if isinstance(value, bool) or not isinstance(value, (int, float)) or value < 0:
-            issues.add(card.line_of(key) if card else None, f"card.{key}",
-                       f"expected a size in mm, got {value!r}")
-            numbers[key] = 0.0
+        problem = limits.CARD[key].problem(value)
+        if problem:
+            issues.add(card.line_of(key) if key in card else card.line_of("size") if card else None,
+                       f"card.{key}", problem)
+            numbers[key] = _CARD_FALLBACK[key]     # (checking goes on with a card that makes sense)
     for key in card:
         if key not in ("size", "width", "height", "bleed", "safe", "radius"):
             issues.add(card.line_of(key), f"card.{key}", "unknown setting (size, width, height, bleed, "
                                                           "safe, radius)")
     return (float(numbers["width"]), float(numbers["height"]), float(numbers["bleed"]),
             float(numbers["safe"]), float(numbers["radius"]))
+
+
+_CARD_FALLBACK = {"width": CARD_SIZES["poker"][0], "height": CARD_SIZES["poker"][1], "bleed": DEFAULT_BLEED,
+                  "safe": DEFAULT_SAFE, "radius": 3.0}
 
 
 def _fonts(raw, game: Game, issues: IssueList) -> dict[str, dict[str, Path]]:
@@ -273,16 +290,29 @@ def style_with(base: Style, spec: dict, colours, book: FontBook, issues: IssueLi
                 issues.add(spec.line_of(key), f"{where}.font",
                            f"unknown font {value!r}{did_you_mean(value, book.families)}")
             continue
-        elif key == "align" and value not in ("left", "center", "right") or \
-                key == "valign" and value not in ("top", "middle", "bottom"):
+        elif problem := setting_problem(key, value):
             if issues is not None:
-                issues.add(spec.line_of(key), f"{where}.{key}", f"unexpected value {value!r}")
+                issues.add(spec.line_of(key), f"{where}.{key}", problem)
             continue
         changes[key] = value
     style = replace(base, **changes)
     if "size" in changes and "min_size" not in changes and style.min_size > style.size:
         style = replace(style, min_size=style.size)
     return style
+
+
+def setting_problem(key: str, value) -> str | None:
+    """What is wrong with a value of a style setting or another number of an element (None: it is
+    fine). Fonts and colours are looked up elsewhere: they need the layouts' names."""
+    rule = limits.STYLE_NUMBERS.get(key) or limits.ELEMENT_NUMBERS.get(key)
+    if rule is not None:
+        return rule.problem(value)
+    if key in limits.STYLE_FLAGS and not isinstance(value, bool):
+        return f"expected true or false, got {value!r}"
+    choices = limits.STYLE_CHOICES.get(key)
+    if choices and value not in choices:
+        return f"expected {', '.join(choices[:-1])} or {choices[-1]}, got {value!r}"
+    return None
 
 
 def _element_lists(raw, section: str, issues: IssueList, own_files: bool = False) -> dict[str, list]:
@@ -389,12 +419,24 @@ class Context:
 
     def _evaluate(self, raw: str):
         layouts = self.layouts
-        compiled = layouts.compiled.get(raw)
-        if compiled is None:
-            compiled = layouts.compiled[raw] = _compile(layouts.env, raw, layouts.parsed.get(raw))
         if self.jinja_vars is None:       # what templates see: the globals, then this card's variables
             self.jinja_vars = {**layouts.env.globals, **self.vars}
-        return compiled(self.jinja_vars)
+        try:
+            compiled = layouts.compiled.get(raw)
+            if compiled is None:
+                compiled = layouts.compiled[raw] = _compile(layouts.env, raw, layouts.parsed.get(raw))
+            return compiled(self.jinja_vars)
+        except Exception as exc:          # the layout's own code: it may fail in any way for a card
+            raise self._failed(raw, exc) from None
+
+    def _failed(self, raw: str, exc: Exception) -> LayoutError:
+        """An expression that failed for this card, at its line of layouts.yaml."""
+        line, where = self.layouts.sources.get(raw, (None, None))
+        words = f"{type(exc).__name__}: {exc}" if str(exc) else type(exc).__name__
+        if line is None:
+            return LayoutError(self.card, "expression", f"{raw.strip()} failed: {words}")
+        return LayoutError(self.card, where, f"the expression failed: {words}", file=self.layouts.path,
+                           line=line)
 
     def text(self, raw) -> str:
         value = self.value(raw)
@@ -402,18 +444,18 @@ class Context:
             return ""
         return str(value)
 
-    def number(self, raw, where: str) -> float:
+    def number(self, raw, where: str, rule: limits.Range, key: str = "") -> float:
+        """A number of the layout for this card, within `rule`'s range (`key`: the setting, for
+        the message). A literal was checked when the layouts loaded, but may have come here from
+        a list an expression made: every number is checked."""
         kind = type(raw)
-        if kind is float or kind is int:      # a literal: most numbers in a layout are
-            return float(raw)
-        value = self.value(raw)
+        if (kind is float or kind is int) and rule.lo <= raw <= rule.hi:
+            return float(raw)       # most numbers: a literal, in range (whole: the load checked that)
+        value = raw if kind is float or kind is int else self.value(raw)
         if isinstance(value, str):
-            try:
-                value = float(value)
-            except ValueError:
-                raise LayoutError(self.card, where, f"expected a number, got {value!r}") from None
-        if isinstance(value, bool) or not isinstance(value, (int, float)):
-            raise LayoutError(self.card, where, f"expected a number, got {value!r}")
+            value = _text_number(value)
+        if not rule.holds(value):
+            raise LayoutError(self.card, f"{where}.{key}" if key else where, rule.problem(value))
         return float(value)
 
     def truthy(self, raw) -> bool:
@@ -438,6 +480,14 @@ class Context:
             raise LayoutError(self.card, where, f"unknown colour {value!r}"
                                                 f"{did_you_mean(value, self.layouts.colours)}")
         return found
+
+
+def _text_number(text: str):
+    """A number a template wrote as text ("12.5"), or the text itself when it is none."""
+    try:
+        return float(text)
+    except ValueError:
+        return text
 
 
 def compile_templates(layouts: Layouts) -> None:
@@ -491,6 +541,9 @@ def _check_elements(layouts: Layouts, issues: IssueList) -> None:
                     issues.add(element.line_of(key), f"{here}.{key}",
                                f"not a setting of a {kind} element{did_you_mean(key, allowed)}")
             _check_templates(element, here, fields, issues, layouts)
+            _check_values(element, here, issues, layouts.book.families)
+            if kind == "image" and isinstance(element.get("placeholder"), list):
+                walk(element["placeholder"], f"{here}.placeholder", fields, depth + 1, offset)
             if kind == "use" and element["use"] not in layouts.templates:
                 hint = did_you_mean(element["use"], layouts.templates)
                 issues.add(element.line_of("use"), f"{here}.use", f"no template {element['use']!r}{hint}")
@@ -539,6 +592,47 @@ def _check_blocks(element, where, fields, issues, layouts):
                        f"no style {block['style']!r}{did_you_mean(block['style'], layouts.styles)}")
         extra = {block["as"]} if isinstance(block.get("as"), str) else set()
         _check_templates(block, f"{where}.flow[{j + 1}]", fields, issues, layouts, extra)
+        _check_values(block, f"{where}.flow[{j + 1}]", issues, layouts.book.families)
+
+
+def _check_values(element, where: str, issues: IssueList, fonts) -> None:
+    """The numbers, true/false settings and fonts written in the file, each against its range (a
+    value an expression gives is checked for each card: Context.number, _style_for)."""
+    for key, value in element.items():
+        if key == "font" and not _has_template(value) and (not isinstance(value, str) or value not in fonts):
+            problem = f"unknown font {value!r}{did_you_mean(value, fonts)}"
+        else:
+            problem = _value_problem(key, value)
+        if problem:
+            issues.add(element.line_of(key), f"{where}.{key}", problem)
+
+
+_POSITIONS = {"line": 4, "offset": 2, "step": 2}    # settings that are lists of positions, and how long
+
+
+def _value_problem(key: str, value) -> str | None:
+    if isinstance(value, list):
+        if key in ("at", "rect", "ellipse") and len(value) == 4:
+            size = limits.BOX_SIZE if key == "at" else limits.SIZE
+            return _first_problem(value, (limits.POSITION, limits.POSITION, size, size))
+        if _POSITIONS.get(key) == len(value):
+            return _first_problem(value, [limits.POSITION] * len(value))
+        if key == "polygon":
+            points = [p for p in value if isinstance(p, list) and len(p) == 2]
+            return _first_problem([v for p in points for v in p], [limits.POSITION] * 2 * len(points))
+        return None
+    if _has_template(value):
+        return None
+    return setting_problem(key, value)
+
+
+def _first_problem(values, rules) -> str | None:
+    """The first number of a list outside its range (expressions in it are checked per card)."""
+    for value, rule in zip(values, rules, strict=True):
+        problem = None if _has_template(value) else rule.problem(value)
+        if problem:
+            return problem
+    return None
 
 
 def _check_templates(element, where, fields, issues, layouts, loop_vars=frozenset()):
@@ -553,6 +647,7 @@ def _check_templates(element, where, fields, issues, layouts, loop_vars=frozense
         except TemplateSyntaxError as exc:
             issues.add(element.line_of(key), f"{where}.{key}", f"template error: {exc.message}")
             continue
+        layouts.sources.setdefault(value, (element.line_of(key), f"{where}.{key}"))
         for node in tree.find_all(nodes.Getattr):
             if isinstance(node.node, nodes.Name) and node.node.name == "card" and node.attr not in fields:
                 issues.add(element.line_of(key), f"{where}.{key}",
@@ -668,7 +763,7 @@ def reference_copies(game: Game) -> int:
     return int(players.get("max", 2)) if isinstance(players, dict) else 2
 
 
-def _box(ctx: Context, value, where: str, offset) -> tuple[float, float, float, float]:
+def _box(ctx: Context, value, where: str, offset, key: str = "at") -> tuple[float, float, float, float]:
     layouts = ctx.layouts
     dx, dy = offset
     if value == "bleed":
@@ -685,8 +780,14 @@ def _box(ctx: Context, value, where: str, offset) -> tuple[float, float, float, 
     value = ctx.value(value)
     if not isinstance(value, (list, tuple)) or len(value) != 4:
         raise LayoutError(ctx.card, where, f"expected [x, y, w, h] or bleed/trim/safe, got {value!r}")
-    x, y, w, h = (ctx.number(v, where) for v in value)
+    rules = _AT_RULES if key == "at" else _SHAPE_RULES
+    x, y, w, h = [ctx.number(v, where, rule, key) for v, rule in zip(value, rules, strict=True)]
     return (x + dx, y + dy, w, h)
+
+
+# the ranges of [x, y, w, h]: of the box text, an icon or a picture is fitted to, and of a shape
+_AT_RULES = (limits.POSITION, limits.POSITION, limits.BOX_SIZE, limits.BOX_SIZE)
+_SHAPE_RULES = (limits.POSITION, limits.POSITION, limits.SIZE, limits.SIZE)
 
 
 def _render(elements, ctx: Context, out: list, where: str, offset) -> None:
@@ -726,37 +827,43 @@ def _has_template(value) -> bool:
     return False
 
 
+def _setting(el, key: str, default, ctx: Context, where: str) -> float:
+    """A number setting of an element (stroke_width, radius, gap...), within its range."""
+    return ctx.number(el.get(key, default), where, limits.ELEMENT_NUMBERS[key], key)
+
+
 def _rect(el, ctx, out, where, offset):
-    x, y, w, h = _box(ctx, el["rect"], where, offset)
+    x, y, w, h = _box(ctx, el["rect"], where, offset, "rect")
     out.append(Rect(x, y, w, h, ctx.colour(el.get("fill"), where), ctx.colour(el.get("stroke"), where),
-                    ctx.number(el.get("stroke_width", 0.3), where), ctx.number(el.get("radius", 0), where)))
+                    _setting(el, "stroke_width", 0.3, ctx, where), _setting(el, "radius", 0, ctx, where)))
 
 
 def _ellipse(el, ctx, out, where, offset):
-    x, y, w, h = _box(ctx, el["ellipse"], where, offset)
+    x, y, w, h = _box(ctx, el["ellipse"], where, offset, "ellipse")
     out.append(Ellipse(x, y, w, h, ctx.colour(el.get("fill"), where), ctx.colour(el.get("stroke"), where),
-                       ctx.number(el.get("stroke_width", 0.3), where)))
+                       _setting(el, "stroke_width", 0.3, ctx, where)))
 
 
 def _polygon(el, ctx, out, where, offset):
     points = ctx.value(el["polygon"])
     dx, dy = offset
     try:
-        pts = [(ctx.number(px, where) + dx, ctx.number(py, where) + dy) for px, py in points]
+        pts = [(ctx.number(px, where, limits.POSITION, "polygon") + dx,
+                ctx.number(py, where, limits.POSITION, "polygon") + dy) for px, py in points]
     except (TypeError, ValueError):
         raise LayoutError(ctx.card, where, "expected a list of [x, y] points") from None
     out.append(Polygon(pts, ctx.colour(el.get("fill"), where), ctx.colour(el.get("stroke"), where),
-                       ctx.number(el.get("stroke_width", 0.3), where)))
+                       _setting(el, "stroke_width", 0.3, ctx, where)))
 
 
 def _line(el, ctx, out, where, offset):
     coords = ctx.value(el["line"])
     if not isinstance(coords, (list, tuple)) or len(coords) != 4:
         raise LayoutError(ctx.card, where, "expected [x1, y1, x2, y2]")
-    x1, y1, x2, y2 = (ctx.number(v, where) for v in coords)
+    x1, y1, x2, y2 = (ctx.number(v, where, limits.POSITION, "line") for v in coords)
     dx, dy = offset
     out.append(Line(x1 + dx, y1 + dy, x2 + dx, y2 + dy, ctx.colour(el.get("colour", "#000000"), where),
-                    ctx.number(el.get("width", 0.3), where)))
+                    _setting(el, "width", 0.3, ctx, where)))
 
 
 def _style_for(el, ctx: Context, where: str) -> Style:
@@ -767,9 +874,21 @@ def _style_for(el, ctx: Context, where: str) -> Style:
         return base
     resolved = {}
     for key, value in overrides.items():
-        value = ctx.value(value)
         if key == "colour":
-            value = ctx.colour(value, where)
+            resolved[key] = ctx.colour(value, where)
+            continue
+        if not _has_template(value):        # written in the file: checked when the layouts loaded
+            resolved[key] = value
+            continue
+        if key in limits.STYLE_FLAGS:
+            resolved[key] = ctx.truthy(value)
+            continue
+        value = ctx.value(value)
+        if key == "font" and value not in layouts.book.families:
+            raise LayoutError(ctx.card, f"{where}.font",
+                              f"unknown font {value!r}{did_you_mean(value, layouts.book.families)}")
+        elif problem := setting_problem(key, value):
+            raise LayoutError(ctx.card, f"{where}.{key}", problem)
         resolved[key] = value
     from dataclasses import replace
 
@@ -829,7 +948,7 @@ def _flow(el, ctx, out, where, offset):
     from dataclasses import replace
 
     x, y, w, h = _box(ctx, el["at"], where, offset)
-    gap = ctx.number(el.get("gap", 1.2), where)
+    gap = _setting(el, "gap", 1.2, ctx, where)
     blocks = []
     for j, block in enumerate(el["flow"]):
         block_where = f"{where}.flow[{j + 1}]"
@@ -856,13 +975,13 @@ def _flow(el, ctx, out, where, offset):
     layouts = ctx.layouts
     game = layouts.game
     scale = 1.0
-    min_scale = ctx.number(el.get("min_scale", 0.6), where)
+    min_scale = _setting(el, "min_scale", 0.6, ctx, where)
     while True:
         heights = []
         fits = True
         for kind, block, _sub, style, text, _ in blocks:
             if kind == "rule":
-                heights.append(ctx.number(block.get("width", 0.3), where))
+                heights.append(_setting(block, "width", 0.3, ctx, where))
                 continue
             size = max(style.min_size, style.size * scale)
             body, right = text.split("\x00")
@@ -912,7 +1031,7 @@ def _icon(el, ctx, out, where, offset):
         return
     symbol = layouts.game.icons.get(name, name)
     x, y, w, h = _box(ctx, el["at"], where, offset)
-    count = int(ctx.number(el.get("repeat", 1), where)) if "repeat" in el else 1
+    count = int(_setting(el, "repeat", 1, ctx, where)) if "repeat" in el else 1
     step = ctx.value(el.get("step", [w, 0]))
     colour = ctx.colour(el.get("colour", "#000000"), where)
     face = layouts.book.icon_face(bool(el.get("bold")))
@@ -929,8 +1048,8 @@ def _icon(el, ctx, out, where, offset):
     left = x + w / 2 - (xmin + xmax) / 2 * k
     baseline = y + h / 2 + (ymax + ymin) / 2 * k
     for n in range(count):
-        dx = ctx.number(step[0], where) * n
-        dy = ctx.number(step[1], where) * n
+        dx = ctx.number(step[0], where, limits.POSITION, "step") * n
+        dy = ctx.number(step[1], where, limits.POSITION, "step") * n
         out.append(Run(left + dx, baseline + dy, symbol, face.path, face.name, size, colour))
 
 
@@ -942,18 +1061,31 @@ def _image(el, ctx, out, where, offset):
     layouts.root = root
     path = (layouts.game.folder / rel).resolve() if rel else None
     if path is not None and not path.is_relative_to(root):
-        raise LayoutError(ctx.card, "image", f"image {rel!r} is outside the game folder")
-    if path is None or not path.is_file():
+        raise _art_error(ctx.card, el["image"], f"image {rel!r} is outside the game folder")
+    if path is None or not path.exists():
         if el.get("optional"):
             if "placeholder" in el:
                 _render(el["placeholder"], ctx, out, f"{where}.placeholder", offset)
             return
-        raise LayoutError(ctx.card, "image", f"no image file {rel!r} in {layouts.game.folder}")
+        raise _art_error(ctx.card, el["image"], f"no image file {rel!r} in {layouts.game.folder}")
+    try:        # (a file that is there but broken is an error, `optional` or not)
+        check_art(str(path))
+    except ArtError as exc:
+        raise _art_error(ctx.card, el["image"], f"{rel} {exc}") from None
     out.append(Picture(*box, str(path), str(el.get("fit", "cover"))))
 
 
+def _art_error(card: Card | None, template, message: str) -> LayoutError:
+    """An error about a card's art, at the card's field that names the file when there is one
+    (`name` for "art/{{ card.name | slug }}.png"), else at the card."""
+    named = re.search(r"card\.([A-Za-z_][A-Za-z0-9_]*)", str(template))
+    field_name = named.group(1) if named else "image"
+    line = card.field_lines.get(field_name) if card is not None else None
+    return LayoutError(card, field_name if line else "image", message, line=line)
+
+
 def _group(el, ctx, out, where, offset):
-    dx, dy = (ctx.number(v, where) for v in ctx.value(el.get("offset", [0, 0])))
+    dx, dy = (ctx.number(v, where, limits.POSITION, "offset") for v in ctx.value(el.get("offset", [0, 0])))
     _render(el["group"], ctx, out, f"{where}.group", (offset[0] + dx, offset[1] + dy))
 
 

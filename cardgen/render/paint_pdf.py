@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import io
+
 from cardgen.render import filecache
+from cardgen.render.art import art_bytes
 from cardgen.render.display import Ellipse, Face, Line, Picture, Polygon, Rect, Run
 
 MM = 72 / 25.4   # points per millimetre
@@ -295,7 +298,7 @@ def _draw_picture(canvas, item: Picture, left: float, bottom: float) -> None:
     reader = _IMAGES.get(item.path)
     if reader is None:
         filecache.seen(item.path)
-        reader = _IMAGES[item.path] = ImageReader(item.path)
+        reader = _IMAGES[item.path] = ImageReader(io.BytesIO(art_bytes(item.path)))
     iw, ih = reader.getSize()
     bw, bh = item.w * MM, item.h * MM
     scale = (max if item.fit == "cover" else min)(bw / iw, bh / ih)

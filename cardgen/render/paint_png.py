@@ -8,6 +8,7 @@ from collections import OrderedDict
 from functools import lru_cache
 
 from cardgen.render import filecache
+from cardgen.render.art import load_art
 from cardgen.render.display import Ellipse, Face, Line, Picture, Polygon, Rect, Run
 from cardgen.render.fonts import load_face
 
@@ -31,12 +32,10 @@ def _font(path: str, px: float):
 def _picture(path: str, w: int, h: int, fit: str):
     from PIL import Image, ImageOps
 
-    filecache.seen(path)
-    with Image.open(path) as img:
-        img = img.convert("RGBA")
-        if fit == "contain":
-            return ImageOps.contain(img, (w, h), Image.LANCZOS)
-        return ImageOps.fit(img, (w, h), Image.LANCZOS)
+    img = load_art(path)        # (the layout checked it: decoded already)
+    if fit == "contain":
+        return ImageOps.contain(img, (w, h), Image.LANCZOS)
+    return ImageOps.fit(img, (w, h), Image.LANCZOS)
 
 
 # Cards of one type share their background (frame, panels, colour by element): the items
@@ -91,8 +90,11 @@ def _paint_items(image, items, k: float, b: float) -> None:
 
     for item in items:
         if isinstance(item, Rect):
+            if item.w <= 0 or item.h <= 0:          # nothing to fill (as in the PDF)
+                continue
             x0, y0 = px(item.x, item.y)
-            box = [x0, y0, x0 + item.w * k - 1, y0 + item.h * k - 1]
+            # a box under a pixel wide is one pixel (Pillow refuses a corner before the other)
+            box = [x0, y0, max(x0, x0 + item.w * k - 1), max(y0, y0 + item.h * k - 1)]
             stroke = max(1, round(item.stroke_width * k)) if item.stroke else 0
             draw, (fill, outline) = pick(item.fill, item.stroke)
             if item.radius > 0:

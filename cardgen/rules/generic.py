@@ -25,6 +25,25 @@ def _kinds(types) -> str:
     return "/".join(types) + " " if types else ""
 
 
+def _field(card, field: str):
+    """A card's value of the field a check goes by: one of its fields, or its name or type."""
+    if field == "name":
+        return card.name
+    if field == "type":
+        return card.type
+    return card.get(field)
+
+
+def _values(card, field: str) -> list:
+    """The values a card counts for: each item of a list field, else its one value."""
+    value = _field(card, field)
+    return list(value) if isinstance(value, list) else [value]
+
+
+def _plural_of(field: str) -> str:
+    return field if field.endswith("s") else f"{field}s"
+
+
 def check_size(deck: Deck, check: DeckCheck) -> Iterator[Problem]:
     """The deck holds too few or too many cards."""
     types = check.options.get("types")
@@ -57,7 +76,7 @@ def check_copies(deck: Deck, check: DeckCheck) -> Iterator[Problem]:
         if flat is not None:
             limit, why = flat, ""
         else:
-            value = card.get(field)
+            value = _field(card, field)
             limit = limits.get(value, limits.get(str(value)))
             if limit is None:
                 continue
@@ -84,22 +103,23 @@ def check_type_count(deck: Deck, check: DeckCheck) -> Iterator[Problem]:
 
 
 def check_distinct(deck: Deck, check: DeckCheck) -> Iterator[Problem]:
-    """The deck mixes more different values of a field than allowed."""
+    """The deck mixes more different values of a field than allowed (each item of a list field counts)."""
     field, limit = check.options["field"], check.options["max"]
     exempt = set(check.options.get("exempt") or [])
     types = check.options.get("types")
     first_line: dict = {}
     for entry, _n in deck.counted_entries():
-        value = entry.card.get(field)
-        if value is None or value in exempt or not _in_types(entry, types):
+        if not _in_types(entry, types):
             continue
-        first_line.setdefault(value, entry.line)
+        for value in _values(entry.card, field):
+            if value is not None and value not in exempt:
+                first_line.setdefault(value, entry.line)
     if len(first_line) > limit:
         values = sorted(first_line, key=lambda v: first_line[v])
         extra = values[limit]
         not_counted = f" ({', '.join(map(str, sorted(exempt)))} not counted)" if exempt else ""
-        yield Problem(check.id, f"has {len(values)} {field}s ({', '.join(map(str, values))}): at "
-                                f"most {limit} allowed{not_counted}", first_line[extra])
+        yield Problem(check.id, f"has {len(values)} {_plural_of(field)} ({', '.join(map(str, values))}): "
+                                f"at most {limit} allowed{not_counted}", first_line[extra])
 
 
 def check_forbidden_types(deck: Deck, check: DeckCheck) -> Iterator[Problem]:

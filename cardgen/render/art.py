@@ -1,0 +1,117 @@
+"""Card art: the picture files `image:` elements draw, read like every other file of a game folder
+(a regular file, its size checked before it is read) and decoded at most once per card.
+
+A file that is not a picture cardgen can draw is an ArtError whose words fit `file: message`:
+text saved as .png, an empty or cut-short file, an SVG drawing, a picture too large to decode
+safely. The layout checks every picture when it places it, so the card that shows a broken one
+fails with its name and the others are drawn.
+"""
+
+from __future__ import annotations
+
+import io
+from functools import lru_cache
+
+from cardgen.fsutil import UnsafeFile, read_confined
+from cardgen.render import filecache
+
+MAX_ART_BYTES = 100 << 20
+# Decoded, a picture takes 4 bytes a pixel: 50 megapixels is 200 MB. A poker card at 300 dpi, bleed
+# included, is 825 x 1125 pixels (under 1 megapixel); Pillow's own bomb warning starts at 89.
+MAX_ART_PIXELS = 50_000_000
+FORMATS = ("PNG", "JPEG", "GIF", "BMP", "TIFF", "WEBP")     # what Pillow is asked to read; no rarer codec
+
+
+class ArtError(Exception):
+    """A picture that cannot be drawn: why, in words that follow its file name."""
+
+
+def check_art(path: str) -> None:
+    """Raise ArtError unless `path` is a picture cardgen can draw (decoding it: a cut-short file
+    is found only then). The picture stays decoded for the painter that draws it next."""
+    load_art(path)
+
+
+@lru_cache(maxsize=2)       # the card being drawn: its layout checks the picture, its painter draws it
+def load_art(path: str):
+    """The picture at `path`, decoded, as RGBA. Raises ArtError."""
+    filecache.seen(path)
+    data = _read(path)
+    image = _open(data)
+    try:
+        image.load()
+    except Exception as exc:    # Pillow's decoders fail in assorted ways (OSError, SyntaxError...)
+        raise ArtError(f"is damaged or cut short ({_words(exc)}): save it again as PNG or JPEG") from None
+    return image.convert("RGBA")
+
+
+def art_bytes(path: str) -> bytes:
+    """The file's bytes, for a painter that decodes them itself (the PDF's keeps JPEG as it is)."""
+    return _read(path)
+
+
+def _read(path: str) -> bytes:
+    try:
+        data = read_confined(path, None, MAX_ART_BYTES)
+    except UnsafeFile as exc:
+        raise ArtError(str(exc)) from None
+    except IsADirectoryError:
+        raise ArtError("is a folder, not a picture") from None
+    except OSError as exc:
+        raise ArtError(f"cannot be read ({exc.strerror or exc})") from None
+    if not data:
+        raise ArtError("is empty (0 bytes): save the picture again as PNG or JPEG")
+    return data
+
+
+def _open(data: bytes):
+    """The picture's header read and its size checked, before any pixel is decoded."""
+    import warnings
+
+    from PIL import Image, UnidentifiedImageError
+
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("error", Image.DecompressionBombWarning)
+            image = Image.open(io.BytesIO(data), formats=FORMATS)
+    except (Image.DecompressionBombError, Image.DecompressionBombWarning):
+        raise ArtError(_too_large()) from None
+    except UnidentifiedImageError:
+        raise ArtError(_not_a_picture(data)) from None
+    except Exception as exc:    # a header a decoder could not make sense of
+        raise ArtError(f"is damaged ({_words(exc)}): save it again as PNG or JPEG") from None
+    width, height = image.size
+    if width * height > MAX_ART_PIXELS:
+        raise ArtError(_too_large(f" ({width:,} x {height:,})"))
+    return image
+
+
+def _too_large(size: str = "") -> str:
+    return (f"is too large{size}: art may have at most {MAX_ART_PIXELS // 1_000_000} megapixels "
+            "(a poker card at 300 dpi, bleed included, is 825 x 1,125 pixels); scale it down")
+
+
+def _not_a_picture(data: bytes) -> str:
+    head = data[:1024].lstrip(b"\xef\xbb\xbf \t\r\n").lower()
+    if head.startswith((b"<?xml", b"<svg", b"<!doctype svg")) or b"<svg" in head:
+        return ("is an SVG drawing: cardgen does not draw SVG art yet; export it as PNG (at 300 dpi "
+                "for the size it is printed)")
+    kind = " (it holds text)" if _is_text(data[:1024]) else ""
+    return f"is not a picture{kind}: art is a PNG, JPEG, GIF, BMP, TIFF or WebP file"
+
+
+def _is_text(head: bytes) -> bool:
+    import codecs
+
+    try:        # (the slice may end inside a character: not final)
+        codecs.getincrementaldecoder("utf-8")().decode(head, final=False)
+    except UnicodeDecodeError:
+        return False
+    return b"\0" not in head
+
+
+def _words(exc: Exception) -> str:
+    return str(exc) or type(exc).__name__
+
+
+filecache.on_change(load_art.cache_clear)
