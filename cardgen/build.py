@@ -39,6 +39,7 @@ class StageResult:
     summary: str
     seconds: float = 0.0
     errors: list[Issue] = field(default_factory=list)
+    findings: bool = False      # its errors are findings about the rules (exit 1), not input to fix (2)
 
 
 @dataclass
@@ -53,6 +54,13 @@ class GameBuild:
     @property
     def ok(self) -> bool:
         return not self.errors and all(d.legal for d in self.decks) and all(s.ok for s in self.stages)
+
+    @property
+    def needs_fixing(self) -> bool:
+        """Input that cannot be used (a file, a card's art, a layout value, a deck that does not
+        load), as against findings (an illegal deck, a rule conflict, a failed scenario)."""
+        return bool(self.errors or any(d.errors for d in self.decks)
+                    or any(s.errors and not s.findings for s in self.stages))
 
 
 def build_games(refs: list[str] | None, out_root: Path, stages=STAGES, progress: bool = False,
@@ -102,7 +110,7 @@ def _stage_cards(game: Game, out_root: Path, progress: bool) -> StageResult:
     rendered = render_game(game, out_root, progress=progress)
     summary = f"{len(rendered.written)} drawn, {rendered.skipped} unchanged"
     if rendered.errors:
-        return StageResult("cards", False, f"{summary}, {len(rendered.errors)} do not fit",
+        return StageResult("cards", False, f"{summary}, {len(rendered.errors)} failed",
                            errors=rendered.errors)
     return StageResult("cards", True, summary)
 
@@ -151,7 +159,8 @@ def _stage_matches(game: Game, out_root: Path, progress: bool) -> StageResult:
     last = read_record(out / MATCHES_RECORD)
     if last.get("key") == key and (out / "simulation.json").is_file():
         issues = [Issue(Path(f) if f else None, None, kind, message) for f, kind, message in last["issues"]]
-        return StageResult("matches", not issues, f"{last['summary']} (unchanged)", errors=issues)
+        return StageResult("matches", not issues, f"{last['summary']} (unchanged)", errors=issues,
+                           findings=True)
     from cardgen.sim.report import build_report, format_html
     from cardgen.sim.runner import card_pool, simulate, static_conflicts
     from cardgen.sim.scenarios import check_game
@@ -181,7 +190,7 @@ def _stage_matches(game: Game, out_root: Path, progress: bool) -> StageResult:
                    for r in scenarios if not r.ok]
     write_atomic(out / MATCHES_RECORD, json.dumps({"key": key, "summary": summary, "issues": [
         [str(i.file) if i.file else None, i.field, i.message] for i in issues]}, indent=1))
-    return StageResult("matches", not issues, summary, errors=issues)
+    return StageResult("matches", not issues, summary, errors=issues, findings=True)
 
 
 def _conflict_issue(game_id: str, c: dict, variant: str | None = None) -> Issue:

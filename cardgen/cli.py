@@ -290,7 +290,7 @@ def cmd_build(args) -> int:
                 print(f"  error: {issue}", file=sys.stderr)
         print_stage_errors(result)
     print(f"output in {display_path(args.out)}/")
-    if any(r.errors for r in results):
+    if any(r.needs_fixing for r in results):
         return 2
     return 0 if all(r.ok for r in results) else 1
 

@@ -80,7 +80,6 @@ def test_new_onto_a_file_is_refused(tmp_path):
 # test_publish_security.py and test_loader_errors.py)
 
 def test_a_layouts_file_that_is_a_pipe_is_refused_as_one(tmp_path):
-
     folder = tmp_path / "tide"
     shutil.copytree(TIDE, folder)
     (folder / "layouts.yaml").unlink()
@@ -170,6 +169,17 @@ def test_broken_art_stops_the_proxy_sheets_naming_the_card(tmp_path, capsys):
     [line] = capsys.readouterr().err.strip().splitlines()
     assert "cards.yaml:1: name: card 'Wolf': art/wolf.png is not a picture" in line
     assert not list(out.rglob("*.pdf"))
+
+
+def test_build_with_broken_art_is_input_to_fix_exit_2_not_a_finding(tmp_path, capsys):
+    """Exit 1 means findings about the rules (an illegal deck, a rule conflict); a card whose art
+    is broken is input the designer fixes, as with `cardgen render`."""
+    folder = _isles(tmp_path)
+    (folder / "art" / "wolf.png").write_text("a note, not a picture\n")
+    assert cli.main(["build", str(folder), "--out", str(tmp_path / "out"), "--only", "cards"]) == 2
+    captured = capsys.readouterr()
+    assert "1 failed" in captured.out and "do not fit" not in captured.out
+    assert "art/wolf.png is not a picture" in captured.err
 
 
 def _tide_with(tmp_path: Path, old: str, new: str, file: str = "layouts.yaml") -> Path:
