@@ -254,17 +254,13 @@ def cmd_validate(args) -> int:
     from cardgen.validate import exit_code, expand_targets, format_json, format_text, validate_decks
 
     reports = validate_decks(expand_targets(args.decks), strict=args.strict)
+    out, err = format_text(reports)
     if args.format == "json":
-        print(format_json(reports))
-        for report in reports:
-            for issue in report.errors:
-                print(f"error: {issue}", file=sys.stderr)
-    else:
-        out, err = format_text(reports)
-        if out:
-            print(out)
-        if err:
-            print(err, file=sys.stderr)
+        out = format_json(reports)
+    if out:
+        print(out)
+    if err:
+        print(err, file=sys.stderr)
     return exit_code(reports)
 
 

@@ -84,7 +84,8 @@ def format_text(reports: list[DeckReport]) -> tuple[str, str]:
     for report in reports:
         where = display_path(report.path)
         for issue in report.errors:
-            err.append(f"error: {issue}")
+            if f"error: {issue}" not in err:    # (the decks of one broken game share its errors)
+                err.append(f"error: {issue}")
         for p in report.problems:
             # advice reads like a compiler's warning; a rule the deck breaks has its id first
             kind = "" if report.counts(p) else "warning: "

@@ -321,3 +321,14 @@ def test_a_declared_check_may_go_by_the_type_of_the_cards(tmp_path, check_deck):
     problems = check_deck(f"game: {folder}\ncards:\n  Harbour Warden: 2\n  Sudden Draught: 1\n")
     assert [(p.rule, p.message, p.line) for p in problems if p.rule == "one-type"] == [
         ("one-type", "has 2 types (lamplighter, trick): at most 1 allowed", 4)]
+
+
+def test_a_broken_game_is_reported_once_not_once_per_deck(tmp_path):
+    folder = tmp_path / "tide"
+    shutil.copytree(TIDE, folder)
+    game = folder / "game.yaml"
+    game.write_text(game.read_text().replace("players: {min: 2, max: 2}", "players: {min: two, max: 2}"))
+    for fmt in ("text", "json"):
+        result = cardgen("validate", folder, "--format", fmt)
+        assert result.returncode == 2
+        assert result.stderr.count("players.min") == 1, result.stderr
