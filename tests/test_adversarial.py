@@ -85,3 +85,50 @@ def test_a_layouts_file_that_is_a_pipe_is_refused_as_one(tmp_path):
     result = cardgen("render", folder, "--out", tmp_path / "out", timeout=60)
     assert result.returncode == 2
     assert "layouts.yaml: this file is not a regular file" in result.stderr, result.stderr
+
+
+# item 10: rulebook and schema
+
+GUILD = ROOT / "tests" / "data" / "lantern-guild"
+
+
+def copy_game(source, tmp_path):
+    folder = tmp_path / source.name
+    shutil.copytree(source, folder)
+    return folder
+
+
+def test_a_placeholder_inside_a_sentence_is_an_error_naming_its_line(tmp_path, capsys):
+    game = copy_game(GUILD, tmp_path)
+    (game / "rules" / "05-more.md").write_text(
+        "---\ntitle: More\n---\n# More\n\nThe first to light [[table:lamps]] lamps wins.\n\n"
+        "Write `[[faq]]` in a chapter to print the questions.\n")
+    assert cli.main(["rulebook", str(game), "--out", str(tmp_path / "out")]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and err[0].endswith(
+        "05-more.md:6: [[table:lamps]]: a placeholder prints a block (a table, a list...) and must "
+        "be alone on its line; to print one value inside a sentence, write [[value:lamps]]"), err
+
+
+def chapter_placeholders_inline(folder):
+    from cardgen.publish.chapters import parse_chapter, read_chapter_files
+
+    for path, text in read_chapter_files(folder / "rules"):
+        parse_chapter(path, text, lambda name: "1", lambda src: src, set())
+
+
+@pytest.mark.parametrize("folder", [ROOT / "templates" / "new-game",
+                                    *sorted((ROOT / "content").glob("*/"))], ids=lambda p: p.name)
+def test_no_bundled_chapter_writes_a_placeholder_inside_a_sentence(folder):
+    chapter_placeholders_inline(folder)     # raises ContentError naming the line
+
+
+def test_the_starter_rulebook_prints_no_placeholder_text(tmp_path):
+    import pypdfium2 as pdfium
+
+    assert cardgen("new", tmp_path / "bees").returncode == 0
+    assert cardgen("rulebook", tmp_path / "bees", "--out", tmp_path / "out").returncode == 0
+    pdf = pdfium.PdfDocument(str(tmp_path / "out" / "bees" / "rulebook.pdf"))
+    text = " ".join(page.get_textpage().get_text_range() for page in pdf)
+    pdf.close()
+    assert "[[" not in text and "fill 6 honey jars" in text.replace("\r\n", " ").replace("\n", " ")
