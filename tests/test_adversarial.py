@@ -98,6 +98,97 @@ def copy_game(source, tmp_path):
     return folder
 
 
+def a_png(path, size=(60, 40)):
+    from PIL import Image
+
+    path.parent.mkdir(parents=True, exist_ok=True)
+    Image.new("RGB", size, "red").save(path)
+    return path
+
+
+def make_text(path):
+    path.write_text("hello, I am not a picture\n")
+
+
+def make_truncated(path):
+    data = a_png(path, (300, 200)).read_bytes()
+    path.write_bytes(data[:len(data) // 2])
+
+
+def make_empty(path):
+    path.write_bytes(b"")
+
+
+def make_folder(path):
+    path.mkdir()
+
+
+def make_bad_svg(path):
+    path.write_text('<svg xmlns="http://www.w3.org/2000/svg"><rect')
+
+
+BROKEN_IMAGES = {"text named .png": ("map.png", make_text, "cannot be read as an image"),
+                 "truncated png": ("map.png", make_truncated, "cannot be read as an image"),
+                 "empty file": ("map.png", make_empty, "cannot be read as an image"),
+                 "a folder": ("map.png", make_folder, "is a folder, not a file"),
+                 "broken svg": ("map.svg", make_bad_svg, "cannot be read as an image"),
+                 "missing": ("map.png", lambda path: None, "no such file")}
+
+
+@pytest.mark.parametrize("case", BROKEN_IMAGES)
+def test_an_unreadable_rulebook_image_is_an_error_at_its_chapter_line(tmp_path, capsys, case):
+    name, make, words = BROKEN_IMAGES[case]
+    game = copy_game(GUILD, tmp_path)
+    (game / "art").mkdir()
+    make(game / "art" / name)
+    (game / "rules" / "05-map.md").write_text(f"# The map\n\nThe city:\n\n![A map of the city](art/{name})\n")
+    assert cli.main(["rulebook", str(game), "--out", str(tmp_path / "out")]) == 2
+    err = capsys.readouterr().err
+    assert "Traceback" not in err
+    assert f"05-map.md:5: image: art/{name}: {words}" in err, err
+    assert not (tmp_path / "out" / "lantern-guild" / "rulebook.pdf").exists()
+
+
+def test_an_unreadable_image_in_a_game_template_is_an_error(tmp_path, capsys):
+    game = copy_game(GUILD, tmp_path)
+    make_text(game / "logo.png")
+    cover = game / "templates" / "rulebook" / "cover.html.j2"
+    cover.parent.mkdir(parents=True)
+    cover.write_text('<section class="cover"><h1>{{ game.name }}</h1><img src="logo.png" alt="Logo">'
+                     "</section>\n")
+    assert cli.main(["rulebook", str(game), "--out", str(tmp_path / "out")]) == 2
+    err = capsys.readouterr().err
+    assert "image: logo.png: cannot be read as an image" in err and "Traceback" not in err, err
+
+
+def test_an_image_weasyprint_cannot_draw_is_an_error_at_its_chapter_line(tmp_path, capsys):
+    game = copy_game(GUILD, tmp_path)
+    (game / "notes.txt").write_text("not a picture either")       # not named as an image
+    (game / "rules" / "05-map.md").write_text("# The map\n\n![A map](notes.txt)\n")
+    assert cli.main(["rulebook", str(game), "--out", str(tmp_path / "out")]) == 2
+    err = capsys.readouterr().err
+    assert "05-map.md:3: image: notes.txt: cannot be read as an image (WeasyPrint could not draw it)" \
+        in err, err
+
+
+def test_an_unreadable_image_in_the_player_aids_is_an_error(tmp_path, capsys):
+    game = copy_game(GUILD, tmp_path)
+    make_truncated(game / "logo.png")
+    aids = game / "templates" / "aids" / "aids.html.j2"
+    aids.parent.mkdir(parents=True)
+    aids.write_text('<html><body><h1>{{ game.name }}</h1><img src="logo.png" alt="Logo"></body></html>\n')
+    assert cli.main(["aids", str(game), "--out", str(tmp_path / "out")]) == 2
+    err = capsys.readouterr().err
+    assert "image: logo.png: cannot be read as an image: the file is cut short" in err, err
+
+
+def test_a_rulebook_image_that_reads_is_printed(tmp_path, capsys):
+    game = copy_game(GUILD, tmp_path)
+    a_png(game / "art" / "map.png")
+    (game / "rules" / "05-map.md").write_text("# The map\n\n![A map of the city](art/map.png)\n")
+    assert cli.main(["rulebook", str(game), "--out", str(tmp_path / "out")]) == 0, capsys.readouterr().err
+
+
 def test_a_placeholder_inside_a_sentence_is_an_error_naming_its_line(tmp_path, capsys):
     game = copy_game(GUILD, tmp_path)
     (game / "rules" / "05-more.md").write_text(

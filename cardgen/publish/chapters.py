@@ -97,6 +97,7 @@ class Chapter:
     order: float = 0
     page: str | None = None                  # "back" for the quick reference
     sections: list[tuple[str, str]] = field(default_factory=list)   # (id, title) of h2s
+    images: list[tuple[str, int | None]] = field(default_factory=list)  # (file URL, line)
 
 
 def slugify(text: str, taken: set[str]) -> str:
@@ -234,13 +235,18 @@ def parse_chapter(path: Path, text: str, value_of, image_url, taken: set[str]) -
             values.append("")
         return f"CGVALUE{len(values) - 1}X"
 
-    def check_image(src: str, line_no: int = 0) -> str:
+    images: list[tuple[str, int | None]] = []
+
+    def check_image(src: str) -> str:
+        # (Markdown keeps no line numbers: an image is on the first line that names its file.)
+        where = next((first_line + i for i, ln in enumerate(lines) if src in ln), None)
         try:
-            return image_url(src)
+            url = image_url(src)
         except ValueError as exc:
-            where = next((first_line + i for i, ln in enumerate(lines) if src in ln), None)
-            issues.add(where, None, f"image {src!r}: {exc}")
+            issues.add(where, "image", f"{src}: {exc}")
             return ""
+        images.append((url, where))
+        return url
 
     md = make_markdown(check_image)
     blocks: list[Block] = []
@@ -266,7 +272,7 @@ def parse_chapter(path: Path, text: str, value_of, image_url, taken: set[str]) -
     flush()
     issues.raise_if_any()
     chapter = Chapter(title=str(title), slug=slugify(str(title), taken), blocks=blocks, source=path,
-                      order=meta.get("order", 0), page=meta.get("page"))
+                      order=meta.get("order", 0), page=meta.get("page"), images=images)
     for block in blocks:
         if block.html is not None:
             block.html = _number_headings(block.html, chapter, taken)
