@@ -111,7 +111,8 @@ def _parser() -> argparse.ArgumentParser:
     p = sub.add_parser("schema", help="write JSON Schemas of a game's card and deck files")
     p.add_argument("game", metavar="GAME")
     p.add_argument("--out", type=Path, default=None,
-                   help="folder for the schemas (default: out/<game>/schema)")
+                   help="folder for the schemas (default: out/<game>/schema); a file there that "
+                        "cardgen did not write is never replaced")
     p.set_defaults(func=cmd_schema)
 
     p = sub.add_parser("render", help="card faces and backs as PNG (300 dpi, with bleed)")
@@ -369,15 +370,12 @@ def _engine_words(game) -> str:
 
 
 def cmd_schema(args) -> int:
-    from cardgen.fsutil import write_atomic
     from cardgen.model import load_game
-    from cardgen.schema import card_file_schema, deck_file_schema
+    from cardgen.schema import write_schemas
 
     game = load_game(args.game)
     out = args.out or Path("out") / game.id / "schema"
-    for name, schema in (("cards", card_file_schema(game)), ("deck", deck_file_schema(game))):
-        path = write_atomic(out / f"{game.id}.{name}.schema.json",
-                            json.dumps(schema, indent=2, ensure_ascii=False) + "\n")
+    for path in write_schemas(game, out, own_folder=args.out is None):
         print(display_path(path))
     print("Point your editor at them, e.g. first line of a card file:\n"
           f"  # yaml-language-server: $schema={display_path(out)}/{game.id}.cards.schema.json")

@@ -223,3 +223,26 @@ def test_the_starter_rulebook_prints_no_placeholder_text(tmp_path):
     text = " ".join(page.get_textpage().get_text_range() for page in pdf)
     pdf.close()
     assert "[[" not in text and "fill 6 honey jars" in text.replace("\r\n", " ").replace("\n", " ")
+
+
+def test_schema_refuses_to_replace_a_users_file(tmp_path, capsys):
+    mine = tmp_path / "editor" / "tide-runners.cards.schema.json"
+    mine.parent.mkdir()
+    mine.write_text("my own notes\n")
+    assert cli.main(["schema", str(TIDE), "--out", str(mine.parent)]) == 2
+    err = capsys.readouterr().err
+    assert "tide-runners.cards.schema.json: already exists and was not written by cardgen schema" in err
+    assert mine.read_text() == "my own notes\n"
+    assert not (mine.parent / "tide-runners.deck.schema.json").exists()    # nothing half done
+
+
+def test_schema_replaces_its_own_files_in_any_folder_and_in_out(tmp_path, capsys, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    folder = tmp_path / "editor"
+    for _ in range(2):
+        assert cli.main(["schema", str(TIDE), "--out", str(folder)]) == 0, capsys.readouterr().err
+    old = tmp_path / "out" / "tide-runners" / "schema" / "tide-runners.cards.schema.json"
+    old.parent.mkdir(parents=True)
+    old.write_text('{"title": "an older cardgen wrote this"}\n')     # out/ is cardgen's own
+    assert cli.main(["schema", str(TIDE)]) == 0, capsys.readouterr().err
+    assert "older" not in old.read_text()
