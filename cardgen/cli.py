@@ -670,13 +670,10 @@ def _write_new_file(path: Path, text: str) -> None:
 def cmd_deck_import(args) -> int:
     import re
 
-    from cardgen.decklist import deck_yaml, parse_decklist
+    from cardgen.decklist import deck_yaml, parse_decklist, read_decklist
     from cardgen.model import load_game
 
-    try:
-        text = args.file.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise ContentError([Issue(args.file, None, None, f"cannot read: {exc}")]) from None
+    text = read_decklist(args.file)
     game_ref = args.game
     found = re.search(r"(?im)^\s*game\s*:\s*(\S.*?)\s*$", text)
     if found:

@@ -246,3 +246,97 @@ def test_schema_replaces_its_own_files_in_any_folder_and_in_out(tmp_path, capsys
     old.write_text('{"title": "an older cardgen wrote this"}\n')     # out/ is cardgen's own
     assert cli.main(["schema", str(TIDE)]) == 0, capsys.readouterr().err
     assert "older" not in old.read_text()
+
+
+# item 12: YAML 1.1 surprises get a hint at the file, line and field
+
+def tide_with(tmp_path, edits):
+    """A copy of Tide Runners with `old -> new` replaced in some of its files."""
+    game = copy_game(TIDE, tmp_path)
+    for rel, old, new in edits:
+        path = game / rel
+        text = path.read_text()
+        assert old in text, (rel, old)
+        path.write_text(text.replace(old, new, 1))
+    return game
+
+
+def error_lines(capsys, *command):
+    code = cli.main([str(part) for part in command])
+    printed = capsys.readouterr()
+    assert "Traceback" not in printed.err
+    return code, printed.err, printed.out
+
+
+YAML_SURPRISES = {
+    "card named Yes": (("cards/crew.yaml", "name: Deckhand", "name: Yes"),
+                       'cards/crew.yaml:3: name: every card needs a name (a non-empty string), got true: '
+                       'YAML reads an unquoted Yes as true; write "Yes" in quotes'),
+    "card named off": (("cards/crew.yaml", "name: Deckhand", "name: off"),
+                       'cards/crew.yaml:3: name: every card needs a name (a non-empty string), got '
+                       'false: YAML reads an unquoted off as false; write "off" in quotes'),
+    "keyword No": (("cards/crew.yaml", "keywords: [Anchor]", "keywords: [No]"),
+                   'cards/crew.yaml:15: keywords[1]: expected a keyword declared in game.yaml, got '
+                   'false: YAML reads an unquoted No as false; write "No" in quotes'),
+    "text 1:30": (("cards/crew.yaml", "keywords: [Anchor]", "text: 1:30"),
+                  'cards/crew.yaml:15: text: YAML 1.1 reads 1:30 as 90 (numbers with ":" are base 60); '
+                  'write "1:30" in quotes'),
+    "play_time 1:30": (("game.yaml", "play_time: 10", "play_time: 1:30"),
+                       'game.yaml:9: play_time: YAML 1.1 reads 1:30 as 90 (numbers with ":" are base '
+                       '60); write "1:30" in quotes'),
+    "strength 010": (("cards/crew.yaml", "strength: 1", "strength: 010"),
+                     "cards/crew.yaml:4: strength: YAML 1.1 reads 010 as 8 (a leading 0 means base 8); "
+                     'write 10 for the number, or "010" in quotes'),
+    "version 1.10": (("game.yaml", 'version: "0.1"', "version: 1.10"),
+                     'game.yaml:7: version: YAML reads 1.10 as the number 1.1; write "1.10" in quotes '
+                     "to keep it as written"),
+    "text a date": (("cards/crew.yaml", "keywords: [Anchor]", "text: 2024-01-05"),
+                    "cards/crew.yaml:15: text: expected text, got 2024-01-05: YAML reads 2024-01-05 as "
+                    'a date; write "2024-01-05" in quotes'),
+    "comma in {...}": (("cards/weather.yaml", "  - name: Squall\n    push: 3\n    copies: 2\n",
+                        "  - {name: Squall, push: 3, text: Push twice, then rest}\n"),
+                       'cards/weather.yaml:6: text: a comma inside {...} ends the value, so "then rest" '
+                       'became a field of its own; put the whole value in quotes: '
+                       'text: "Push twice, then rest"'),
+}
+
+
+@pytest.mark.parametrize("case", YAML_SURPRISES)
+def test_a_yaml_1_1_surprise_gets_a_hint_at_its_line(tmp_path, capsys, case):
+    edit, expected = YAML_SURPRISES[case]
+    game = tide_with(tmp_path, [edit])
+    code, err, out = error_lines(capsys, "info", game)
+    assert code == 2 and f"{game.name}/{expected}" in err, err
+
+
+def test_a_deck_listing_an_unquoted_yes_gets_a_hint(tmp_path, capsys):
+    game = tide_with(tmp_path, [("cards/crew.yaml", "name: Deckhand", 'name: "Yes"'),
+                                ("decks/steady.yaml", "Deckhand: 3", "Yes: 3"),
+                                ("decks/stormy.yaml", "Deckhand: 1", '"Yes": 1')])
+    code, err, out = error_lines(capsys, "validate", game / "decks" / "steady.yaml")
+    assert code == 2, err
+    assert 'decks/steady.yaml:4: cards: YAML reads an unquoted Yes as true; write "Yes" in quotes' in err
+
+
+def test_a_byte_order_mark_inside_a_yaml_file_is_pointed_at(tmp_path, capsys):
+    game = copy_game(TIDE, tmp_path)
+    crew = game / "cards" / "crew.yaml"
+    crew.write_bytes(crew.read_bytes() + "\ufeff  - {name: Drummer, strength: 1}\n".encode())
+    code, err, out = error_lines(capsys, "info", game)
+    assert code == 2 and "cards/crew.yaml:16: " in err and "U+FEFF" in err, err
+
+
+def test_a_byte_order_mark_at_the_start_of_a_deck_list_is_ignored(tmp_path, capsys):
+    listing = tmp_path / "list.txt"
+    listing.write_bytes(f"\ufeffgame: {TIDE}\n3 Deckhand\n3 Oarsman\n2 Light Breeze\n".encode())
+    code, err, out = error_lines(capsys, "deck", "import", listing)
+    assert code == 0, err
+    assert "  Deckhand: 3\n" in out
+
+
+def test_a_byte_order_mark_at_the_start_of_a_yaml_file_is_ignored(tmp_path, capsys):
+    game = copy_game(TIDE, tmp_path)
+    crew = game / "cards" / "crew.yaml"
+    crew.write_bytes(b"\xef\xbb\xbf" + crew.read_bytes())
+    code, err, out = error_lines(capsys, "info", game)
+    assert code == 0, err
