@@ -111,7 +111,8 @@ def _parser() -> argparse.ArgumentParser:
     p = sub.add_parser("schema", help="write JSON Schemas of a game's card and deck files")
     p.add_argument("game", metavar="GAME")
     p.add_argument("--out", type=Path, default=None,
-                   help="folder for the schemas (default: out/<game>/schema)")
+                   help="folder for the schemas (default: out/<game>/schema); a file there that "
+                        "cardgen did not write is never replaced")
     p.set_defaults(func=cmd_schema)
 
     p = sub.add_parser("render", help="card faces and backs as PNG (300 dpi, with bleed)")
@@ -365,15 +366,12 @@ def _engine_words(game) -> str:
 
 
 def cmd_schema(args) -> int:
-    from cardgen.fsutil import write_atomic
     from cardgen.model import load_game
-    from cardgen.schema import card_file_schema, deck_file_schema
+    from cardgen.schema import write_schemas
 
     game = load_game(args.game)
     out = args.out or Path("out") / game.id / "schema"
-    for name, schema in (("cards", card_file_schema(game)), ("deck", deck_file_schema(game))):
-        path = write_atomic(out / f"{game.id}.{name}.schema.json",
-                            json.dumps(schema, indent=2, ensure_ascii=False) + "\n")
+    for path in write_schemas(game, out, own_folder=args.out is None):
         print(display_path(path))
     print("Point your editor at them, e.g. first line of a card file:\n"
           f"  # yaml-language-server: $schema={display_path(out)}/{game.id}.cards.schema.json")
@@ -668,13 +666,10 @@ def _write_new_file(path: Path, text: str) -> None:
 def cmd_deck_import(args) -> int:
     import re
 
-    from cardgen.decklist import deck_yaml, parse_decklist
+    from cardgen.decklist import deck_yaml, parse_decklist, read_decklist
     from cardgen.model import load_game
 
-    try:
-        text = args.file.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise ContentError([Issue(args.file, None, None, f"cannot read: {exc}")]) from None
+    text = read_decklist(args.file)
     game_ref = args.game
     found = re.search(r"(?im)^\s*game\s*:\s*(\S.*?)\s*$", text)
     if found:

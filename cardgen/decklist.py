@@ -19,6 +19,26 @@ from cardgen.model import Game
 
 ENTRY = re.compile(r"^(\d+)\s*[xX]?\s+(.+?)\s*$")
 FIELD = re.compile(r"^([A-Za-z][A-Za-z _-]*?)\s*:\s*(.*)$")
+MAX_LIST_BYTES = 1024 * 1024
+BOM = "\ufeff"
+
+
+def read_decklist(path: Path) -> str:
+    """The text of a deck list file: a regular file of at most 1 MB, UTF-8. The byte-order mark
+    some editors (Windows Notepad) put at the start is dropped: it is invisible and means nothing."""
+    from cardgen.fsutil import UnsafeFile, read_confined
+
+    try:
+        raw = read_confined(path, None, MAX_LIST_BYTES)
+    except UnsafeFile as exc:
+        raise ContentError([Issue(path, None, None, f"this file {exc}")]) from None
+    except OSError as exc:
+        raise ContentError([Issue(path, None, None, f"cannot read: {exc.strerror}")]) from None
+    try:
+        return raw.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        line = raw[: exc.start].count(b"\n") + 1
+        raise ContentError([Issue(path, line, None, "not UTF-8 text: save the list as UTF-8")]) from None
 
 
 def parse_decklist(text: str, game: Game, path: Path | None = None) -> dict:
@@ -65,8 +85,9 @@ def parse_decklist(text: str, game: Game, path: Path | None = None) -> dict:
             is_list = type(spec).__name__ == "ListSpec"
             deck[key] = [v.strip() for v in value.split(",") if v.strip()] if is_list else value
             continue
+        mark = (" (it holds an invisible byte-order mark, U+FEFF: delete it)" if BOM in line else "")
         issues.append(Issue(path, number, None, f"cannot read {line!r}: expected '4 Card Name', "
-                                                "'4x Card Name', 'field: value' or a // comment"))
+                                                f"'4x Card Name', 'field: value' or a // comment{mark}"))
     if issues:
         raise ContentError(issues)
     if not cards:

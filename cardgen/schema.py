@@ -2,10 +2,51 @@
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
+
+from cardgen import fsutil
+from cardgen.errors import ContentError, Issue
 from cardgen.model import Game
 from cardgen.model.fields import IntSpec, record_schema
 
 DRAFT = "https://json-schema.org/draft/2020-12/schema"
+# Every schema file says who wrote it: `cardgen schema` replaces only a file that says so (or any
+# in its own out/ folder), never a file of the user's that happens to have the same name.
+MARK = "Written by cardgen schema, which replaces this file when run again."
+MAX_SCHEMA_BYTES = 64 * 1024 * 1024
+
+
+def write_schemas(game: Game, folder: Path, own_folder: bool) -> list[Path]:
+    """Write the card and deck file schemas into `folder`. A file already there is replaced only
+    when cardgen wrote it (`own_folder`: out/, cardgen's own); otherwise nothing is written and
+    the refusal names it."""
+    files = {Path(folder) / f"{game.id}.{name}.schema.json": schema
+             for name, schema in (("cards", card_file_schema(game)), ("deck", deck_file_schema(game)))}
+    refused = [Issue(path, None, None, f"already exists and {why}; remove it or choose another "
+                                       "--out folder")
+               for path in files if (why := _not_ours(path, own_folder))]
+    if refused:
+        raise ContentError(refused)
+    return [fsutil.write_atomic(path, json.dumps(schema, indent=2, ensure_ascii=False) + "\n")
+            for path, schema in files.items()]
+
+
+def _not_ours(path: Path, own_folder: bool) -> str | None:
+    """Why the file at `path` may not be replaced, or None (no file, or one cardgen wrote)."""
+    if not path.is_symlink() and not path.exists():
+        return None
+    if path.is_symlink() or not path.is_file():
+        return "is not a plain file"
+    if own_folder:
+        return None
+    try:
+        written = json.loads(fsutil.read_confined(path, None, MAX_SCHEMA_BYTES))
+    except (fsutil.UnsafeFile, OSError, ValueError):
+        written = None
+    if isinstance(written, dict) and written.get("$comment") == MARK:
+        return None
+    return "was not written by cardgen schema"
 
 
 def card_file_schema(game: Game) -> dict:
@@ -26,6 +67,7 @@ def card_file_schema(game: Game) -> dict:
     defaults = {"type": "object", "description": "Fields every card of this file gets."}
     schema = {
         "$schema": DRAFT,
+        "$comment": MARK,
         "title": f"{game.name} card file",
         "$defs": {"card": card},
         "anyOf": [
@@ -59,7 +101,7 @@ def deck_file_schema(game: Game) -> dict:
                              "items": {"enum": playable},
                              "description": "The game's variants this deck is meant for."}
     props.update(record_schema(game.deck_fields, [])["properties"])
-    schema = {"$schema": DRAFT, "title": f"{game.name} deck file", "type": "object",
+    schema = {"$schema": DRAFT, "$comment": MARK, "title": f"{game.name} deck file", "type": "object",
               "properties": props, "required": ["game", "cards"], "additionalProperties": False}
     return _fill_names(schema, game)
 

@@ -10,10 +10,10 @@ from pathlib import Path
 from typing import Any
 
 from cardgen.errors import ContentError, Issue, IssueList, Problem, did_you_mean
-from cardgen.model.fields import CheckContext, StrSpec, show
+from cardgen.model.fields import CheckContext, StrSpec, check_entry, show
 from cardgen.model.game import Card, Game
 from cardgen.model.loader import DECK_KEYS, MAX_COPIES, load_game
-from cardgen.yamlio import LineDict, LineList, line_of, read_yaml
+from cardgen.yamlio import LineDict, LineList, key_as_written, line_of, read_yaml, reading_hint
 
 
 @dataclass
@@ -82,11 +82,11 @@ def load_deck(path: Path, games: dict[Path, Game] | None = None) -> Deck:
     for key, value in raw.items():
         line = raw.line_of(key)
         if key in ("name", "description", "notes"):
-            StrSpec(text=key != "name").check(value, line, key, ctx)
+            check_entry(StrSpec(text=key != "name"), raw, key, line, key, ctx)
         elif key == "variants":
             _check_variants(value, line, game, ctx)
         elif key in game.deck_fields:
-            game.deck_fields[key].check(value, line_of(value, line), key, ctx)
+            check_entry(game.deck_fields[key], raw, key, line_of(value, line), key, ctx)
         elif key not in DECK_KEYS:
             known = list(DECK_KEYS) + list(game.deck_fields)
             hint = did_you_mean(key, known)
@@ -144,5 +144,8 @@ def _entries(raw: LineDict, game: Game, issues: IssueList) -> list[DeckEntry]:
         return []
     entries = []
     for name, count in cards.items():
+        written = key_as_written(cards, name)
+        if written is not None:                 # `Yes: 2` is true: 2, not the card named Yes
+            issues.add(cards.line_of(name), "cards", reading_hint(written, name))
         entries.append(DeckEntry(str(name), count, cards.line_of(name), game.cards.get(str(name))))
     return entries

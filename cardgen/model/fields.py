@@ -8,11 +8,11 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from cardgen.errors import IssueList, did_you_mean
-from cardgen.yamlio import LineDict, LineList, line_of
+from cardgen.yamlio import LineDict, LineList, as_written, key_as_written, line_of, reading_hint
 
 ICON_TOKEN = re.compile(r"\{([A-Za-z0-9_-]+)\}")
 
@@ -28,9 +28,32 @@ class CheckContext:
     # Where a card reference that names no card goes. Cards: an error like any other.
     # Decks: the caller collects them as `unknown-card` problems instead.
     on_unknown_card: Callable[[int | None, str, str], None] | None = None
+    # Why the value being checked is not what was written (YAML read an unquoted Yes as true...):
+    # the end of every message about it.
+    hint: str | None = None
 
     def error(self, line: int | None, path: str, message: str) -> None:
-        self.issues.add(line, path or None, message)
+        self.issues.add(line, path or None, f"{message}: {self.hint}" if self.hint else message)
+
+    def hinted(self, written: str | None, value) -> CheckContext:
+        """This context, for a value YAML read from `written` as something else (None: as is)."""
+        if written is None:
+            return self
+        return replace(self, hint=reading_hint(written, value))
+
+
+def check_entry(spec: Spec, container, key, line: int | None, path: str, ctx: CheckContext) -> None:
+    """Check container[key] (a mapping's value or a list's item). When YAML read it as something
+    other than its text, a mistake about it says so; and a number the spec would take as a number
+    where it also takes text (`version: 1.10`, read as 1.1) is a mistake: it would not print as
+    written."""
+    value = container[key]
+    written = as_written(container, key)
+    found = len(ctx.issues.issues)
+    spec.check(value, line, path, ctx.hinted(written, value))
+    number = isinstance(value, (int, float)) and not isinstance(value, bool)
+    if written is not None and number and spec.takes_text() and len(ctx.issues.issues) == found:
+        ctx.error(line, path, f"{reading_hint(written, value)} to keep it as written")
 
 
 def show(value: Any) -> str:
@@ -53,6 +76,10 @@ class Spec:
 
     def check(self, value: Any, line: int | None, path: str, ctx: CheckContext) -> None:
         raise NotImplementedError
+
+    def takes_text(self) -> bool:
+        """Whether free text is one of the values this spec accepts."""
+        return False
 
     def describe(self) -> str:
         raise NotImplementedError
@@ -118,6 +145,9 @@ class StrSpec(Spec):
         if self.pattern:
             return f"text matching {self.pattern}"
         return "text" if self.text else "a one-line string"
+
+    def takes_text(self) -> bool:
+        return True
 
     def check(self, value, line, path, ctx):
         if not isinstance(value, str):
@@ -200,7 +230,7 @@ class ListSpec(Spec):
         seen: dict = {}
         for i, item in enumerate(value):
             item_line = value.line_of(i) if isinstance(value, LineList) else line
-            self.items.check(item, line_of(item, item_line), f"{path}[{i + 1}]", ctx)
+            check_entry(self.items, value, i, line_of(item, item_line), f"{path}[{i + 1}]", ctx)
             if self.unique and isinstance(item, (str, int)):
                 if item in seen:
                     ctx.error(item_line, f"{path}[{i + 1}]",
@@ -240,8 +270,9 @@ class MapSpec(Spec):
                                   f"got {n}")
         for key, item in value.items():
             key_line = value.line_of(key) if isinstance(value, LineDict) else line
-            self.keys.check(key, key_line, f"{path} key {show(key)}", ctx)
-            self.values.check(item, line_of(item, key_line), f"{path}.{key}", ctx)
+            self.keys.check(key, key_line, f"{path} key {show(key)}",
+                            ctx.hinted(key_as_written(value, key), key))
+            check_entry(self.values, value, key, line_of(item, key_line), f"{path}.{key}", ctx)
 
     def schema(self):
         out: dict = {"type": "object", "additionalProperties": self.values.schema()}
@@ -291,7 +322,7 @@ def check_fields(value: dict, specs: dict[str, Spec], required, line, path: str,
             known = "" if hint else f" (expected one of: {', '.join(specs) or 'none'})"
             ctx.error(key_line, f"{prefix}{key}", f"unknown field{hint}{known}")
             continue
-        spec.check(item, line_of(item, key_line), f"{prefix}{key}", ctx)
+        check_entry(spec, value, key, line_of(item, key_line), f"{prefix}{key}", ctx)
     for name in required:
         if name not in value:
             ctx.error(line, f"{prefix}{name}", "missing required field")
@@ -361,6 +392,9 @@ class OneOfSpec(Spec):
 
     def describe(self) -> str:
         return " or ".join(o.describe() for o in self.options)
+
+    def takes_text(self) -> bool:
+        return any(o.takes_text() for o in self.options)
 
     def check(self, value, line, path, ctx):
         for option in self.options:

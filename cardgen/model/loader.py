@@ -29,7 +29,7 @@ from cardgen.model.fields import (
 )
 from cardgen.model.game import Card, CardType, DeckCheck, Game, Ruling, Variant
 from cardgen.paths import resolve_game_folder
-from cardgen.yamlio import LineDict, line_of, read_yaml
+from cardgen.yamlio import LineDict, as_written, line_of, read_yaml
 
 CARD_SIZES = ["poker", "bridge", "mini", "euro-mini", "tarot", "square"]
 # Fields every card has whatever its type; a type may not redeclare them.
@@ -444,6 +444,7 @@ class GameLoader:
             card.key_lines = {k: item.line for k in defaults}  # a default is blamed on the card
             card.update(item)
             card.key_lines.update(item.key_lines)
+            card.written = {**getattr(defaults, "written", {}), **item.written}
             out.append(card)
         issues.raise_if_any()
         return out
@@ -452,15 +453,16 @@ class GameLoader:
         name = raw.get("name")
         label = f"card {name!r}" if isinstance(name, str) else "card"
         if not isinstance(name, str) or not name.strip():
-            ctx.error(raw.line_of("name"), "name",
-                      f"every card needs a name (a non-empty string), got {show(name)}")
+            ctx.hinted(as_written(raw, "name"), name).error(
+                raw.line_of("name"), "name", f"every card needs a name (a non-empty string), got "
+                                             f"{show(name)}")
         card_type = raw.get("type")
         type_spec = game.card_types.get(card_type) if isinstance(card_type, str) else None
         if type_spec is None:
             hint = did_you_mean(card_type, game.card_types) if isinstance(card_type, str) else ""
-            ctx.error(raw.line_of("type"), "type",
-                      f"{label}: expected one of {', '.join(game.card_types)}, got "
-                      f"{show(card_type)}{hint}")
+            ctx.hinted(as_written(raw, "type"), card_type).error(
+                raw.line_of("type"), "type", f"{label}: expected one of "
+                                             f"{', '.join(game.card_types)}, got {show(card_type)}{hint}")
             return
         copies = raw.get("copies", 1)
         if isinstance(copies, bool) or not isinstance(copies, int) or not 1 <= copies <= MAX_COPIES:

@@ -10,6 +10,7 @@ A chapter file is Markdown with an optional front matter block:
 
 A line holding only `[[name]]` or `[[name:argument]]` is replaced by a generated section (see
 docs/rulebooks.md); `[[value:path.in.tables]]` inside a line prints one value from game.yaml tables.
+Any other placeholder inside a line is an error naming the line (it would print as written).
 
 Safety: raw HTML in Markdown is not interpreted (it is printed as text); links keep only http,
 https, mailto and #fragment targets; images must be files inside the game folder.
@@ -35,7 +36,10 @@ PLACEHOLDER_NAME = re.compile(r"[a-z][a-z0-9-]*")
 # backtracked, so one line of 4,000 spaces took seconds (cubic time). These are linear.
 def placeholder(line: str) -> tuple[str, str | None] | None:
     """`[[name]]` or `[[name: arg]]` alone on a line: (name, arg or None); else None."""
-    text = line.strip()
+    return _placeholder(line.strip())
+
+
+def _placeholder(text: str) -> tuple[str, str | None] | None:
     if not (text.startswith("[[") and text.endswith("]]")) or len(text) < 5:
         return None
     name, colon, arg = text[2:-2].partition(":")
@@ -43,6 +47,24 @@ def placeholder(line: str) -> tuple[str, str | None] | None:
     if not PLACEHOLDER_NAME.fullmatch(name):
         return None
     return name, (arg.strip() if colon else None)
+
+
+def inline_placeholders(line: str) -> list[tuple[str, str | None, str]]:
+    """Every `[[name]]` or `[[name: arg]]` inside a line, outside `code` spans: (name, arg, the
+    text as written). Linear time: each stretch of the line is searched once."""
+    found = []
+    for i, part in enumerate(line.split("`")):
+        if i % 2:                       # between backticks: code, printed as written
+            continue
+        pos = 0
+        while (end := part.find("]]", pos)) >= 0:
+            start = part.rfind("[[", pos, end)
+            written = part[start:end + 2] if start >= 0 else ""
+            parsed = _placeholder(written)
+            if parsed:
+                found.append((*parsed, written))
+            pos = end + 2
+    return found
 
 
 def heading(line: str) -> str | None:
@@ -75,6 +97,7 @@ class Chapter:
     order: float = 0
     page: str | None = None                  # "back" for the quick reference
     sections: list[tuple[str, str]] = field(default_factory=list)   # (id, title) of h2s
+    images: list[tuple[str, int | None]] = field(default_factory=list)  # (file URL, line)
 
 
 def slugify(text: str, taken: set[str]) -> str:
@@ -133,11 +156,12 @@ def split_front_matter(text: str, path: Path) -> tuple[dict, str, int]:
     if "title" in meta and not isinstance(meta["title"], str):
         issues.add(2, "title", "must be text")
     issues.raise_if_any()
-    body_start = text.count("\n", 0, end + 4) + 1
+    body_start = text.count("\n", 0, end + 4) + 1      # the line of the closing ---
     rest = text[end + 4:]
-    if rest.startswith("\n"):
+    if rest.startswith("\n"):                         # the body starts on the line after it
         rest = rest[1:]
-    return meta, rest, body_start + 0
+        body_start += 1
+    return meta, rest, body_start
 
 
 class _SafeLinks:
@@ -211,13 +235,18 @@ def parse_chapter(path: Path, text: str, value_of, image_url, taken: set[str]) -
             values.append("")
         return f"CGVALUE{len(values) - 1}X"
 
-    def check_image(src: str, line_no: int = 0) -> str:
+    images: list[tuple[str, int | None]] = []
+
+    def check_image(src: str) -> str:
+        # (Markdown keeps no line numbers: an image is on the first line that names its file.)
+        where = next((first_line + i for i, ln in enumerate(lines) if src in ln), None)
         try:
-            return image_url(src)
+            url = image_url(src)
         except ValueError as exc:
-            where = next((first_line + i for i, ln in enumerate(lines) if src in ln), None)
-            issues.add(where, None, f"image {src!r}: {exc}")
+            issues.add(where, "image", f"{src}: {exc}")
             return ""
+        images.append((url, where))
+        return url
 
     md = make_markdown(check_image)
     blocks: list[Block] = []
@@ -236,15 +265,28 @@ def parse_chapter(path: Path, text: str, value_of, image_url, taken: set[str]) -
             flush()
             blocks.append(Block(name=found[0], arg=found[1], line=first_line + i))
         else:
-            pending.append(VALUE_INLINE.sub(lambda mm, n=first_line + i: inline_value(mm, n), line))
+            text = VALUE_INLINE.sub(lambda mm, n=first_line + i: inline_value(mm, n), line)
+            for name, arg, written in inline_placeholders(text):
+                issues.add(first_line + i, written, misplaced(name, arg))
+            pending.append(text)
     flush()
     issues.raise_if_any()
     chapter = Chapter(title=str(title), slug=slugify(str(title), taken), blocks=blocks, source=path,
-                      order=meta.get("order", 0), page=meta.get("page"))
+                      order=meta.get("order", 0), page=meta.get("page"), images=images)
     for block in blocks:
         if block.html is not None:
             block.html = _number_headings(block.html, chapter, taken)
     return chapter
+
+
+def misplaced(name: str, arg: str | None) -> str:
+    """What to do about a placeholder written inside a sentence (it would print as written)."""
+    if name == "value":
+        return ("expects a path into game.yaml tables: letters, digits, _ and - joined by dots, "
+                "like [[value:draft.rounds]]")
+    fix = (f"to print one value inside a sentence, write [[value:{arg}]]" if name == "table" and arg
+           else "put it on a line of its own")
+    return f"a placeholder prints a block (a table, a list...) and must be alone on its line; {fix}"
 
 
 def _number_headings(html: Markup, chapter: Chapter, taken: set[str]) -> Markup:

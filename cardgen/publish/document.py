@@ -8,10 +8,11 @@ import zlib
 from pathlib import Path
 
 from cardgen.errors import ContentError, Issue
-from cardgen.fsutil import write_atomic
+from cardgen.fsutil import UnsafeFile, read_confined, write_atomic
 from cardgen.model import Game
 from cardgen.paths import fonts_dir, templates_dir
-from cardgen.publish.fetcher import ConfinedFetcher, FetchRefused
+from cardgen.publish.fetcher import MAX_FETCHED_BYTES, ConfinedFetcher, FetchRefused
+from cardgen.publish.imagecheck import UNREADABLE
 
 PAPER = {"a5": "148mm 210mm", "a4": "210mm 297mm", "letter": "8.5in 11in",
          "half-letter": "5.5in 8.5in"}
@@ -42,8 +43,6 @@ def _confined_loader(folder: Path, root: Path):
 
     from jinja2 import FileSystemLoader
     from jinja2.loaders import split_template_path
-
-    from cardgen.fsutil import UnsafeFile, read_confined
 
     class ConfinedLoader(FileSystemLoader):
         def get_source(self, environment, template):
@@ -103,6 +102,26 @@ class _Quiet(logging.Filter):
         return record.levelno >= logging.ERROR
 
 
+class _UnprintedImages(logging.Handler):
+    """The images WeasyPrint could not draw during one render: it logs each and prints the alt text
+    in its place. The fetcher decodes every file named as an image before handing it over; this
+    catches the rest (an image named .txt, an SVG that parses but will not draw)."""
+
+    MESSAGES = ("Failed to load image at", "Failed to render SVG image")
+
+    def __init__(self):
+        super().__init__(logging.ERROR)
+        self.urls: list[str] = []
+
+    def emit(self, record):
+        if str(record.msg).startswith(self.MESSAGES) and record.args:
+            self.urls.append(str(record.args[0]))
+
+
+# 2: images are decoded before printing (a PDF stamped by format 1 may hold a broken one)
+KEY_FORMAT = 2
+
+
 def document_key(html: str, fetcher: ConfinedFetcher) -> str:
     """Everything a PDF depends on: the HTML (chapters, data and CSS are all in it) and the bytes
     of every local file it names (fonts, images), each read through the fetcher's checks."""
@@ -111,12 +130,12 @@ def document_key(html: str, fetcher: ConfinedFetcher) -> str:
 
     from cardgen import __version__
 
-    digest = hashlib.sha256(f"cardgen {__version__}\n".encode())
+    digest = hashlib.sha256(f"cardgen {__version__} key {KEY_FORMAT}\n".encode())
     digest.update(html.encode())
     for url in sorted(set(re.findall(r"file://[^\s\"')]+", html))):
         try:
-            digest.update(fetcher.resolve_url(url).read_bytes())
-        except FetchRefused:
+            digest.update(read_confined(fetcher.resolve_url(url), None, MAX_FETCHED_BYTES))
+        except (FetchRefused, UnsafeFile, OSError):
             digest.update(b"refused")      # the real build will report it
     return digest.hexdigest()
 
@@ -138,6 +157,8 @@ def write_pdf(html: str, out_path: Path, game: Game, fetcher: ConfinedFetcher,
     logger = logging.getLogger("weasyprint")
     if not any(isinstance(f, _Quiet) for f in logger.filters):
         logger.addFilter(_Quiet())
+    unprinted = _UnprintedImages()
+    logger.addHandler(unprinted)
     try:
         document = weasyprint.HTML(string=html, base_url=game.folder.resolve().as_uri() + "/",
                                    url_fetcher=fetcher.weasyprint_fetcher()).render()
@@ -152,6 +173,11 @@ def write_pdf(html: str, out_path: Path, game: Game, fetcher: ConfinedFetcher,
         if type(exc).__name__ == "FatalURLFetchingError":
             raise ContentError([Issue(fetcher.default_source, None, None, str(exc))]) from None
         raise
+    finally:
+        logger.removeHandler(unprinted)
+    if unprinted.urls:
+        raise ContentError([fetcher.image_issue(url, f"{UNREADABLE} (WeasyPrint could not draw it)")
+                            for url in dict.fromkeys(unprinted.urls)])
     path = write_atomic(out_path, data)
     if key:
         write_atomic(stamp, f"{key} {len(document.pages)}\n")

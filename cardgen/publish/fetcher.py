@@ -3,8 +3,10 @@
 Served: files inside the game folder, templates/ and fonts/ (after resolving symlinks, so a link
 that points outside is refused like any other outside path), plus files cardgen itself generated
 for this document and registered by path. Refused: http, https, ftp, data and every other scheme,
-file: paths outside those folders, missing files. A refusal stops the build with a ContentError
-that names the content file the URL came from, so the CLI prints it and exits 2.
+file: paths outside those folders, missing files, folders, and a file named as an image that does
+not decode as one (WeasyPrint would print the alt text, or half a truncated PNG). A refusal stops
+the build with a ContentError that names the content file (and line) the URL came from, so the CLI
+prints it and exits 2.
 """
 
 from __future__ import annotations
@@ -15,6 +17,10 @@ from pathlib import Path
 from urllib.parse import unquote, urlsplit
 
 from cardgen.errors import ContentError, Issue
+from cardgen.fsutil import UnsafeFile, read_confined
+from cardgen.publish.imagecheck import image_problem, is_image_name
+
+MAX_FETCHED_BYTES = 64 * 1024 * 1024      # an image, a font or a stylesheet
 
 
 class FetchRefused(BaseException):
@@ -55,18 +61,40 @@ class ConfinedFetcher:
 
             class _Fetcher(URLFetcher):
                 def fetch(self, url, headers=None):
-                    path = outer.resolve_url(url)
-                    outer.fetched.append(path)
+                    path, data = outer.read(url)
                     mime = mimetypes.guess_type(path.name)[0] or "application/octet-stream"
-                    return URLFetcherResponse(path.as_uri(), path.read_bytes(),
-                                              {"Content-Type": mime})
+                    return URLFetcherResponse(path.as_uri(), data, {"Content-Type": mime})
 
             self._impl = _Fetcher(fail_on_errors=True)
         return self._impl
 
+    def read(self, url: str) -> tuple[Path, bytes]:
+        """The file a URL names and its bytes, or FetchRefused; an image is decoded in full first."""
+        path = self.resolve_url(url)
+        try:
+            data = read_confined(path, None, MAX_FETCHED_BYTES)
+        except (UnsafeFile, OSError) as exc:
+            self.refuse(url, getattr(exc, "strerror", None) or str(exc))
+        self.fetched.append(path)
+        problem = image_problem(data, path) if is_image_name(path) else None
+        if problem:
+            raise FetchRefused(self.image_issue(url, problem))
+        return path, data
+
     def refuse(self, url: str, why: str):
         source, line = self.sources.get(url, (self.default_source, None))
         raise FetchRefused(Issue(source, line, None, f"refused to load {url!r}: {why}"))
+
+    def image_issue(self, url: str, problem: str) -> Issue:
+        """`chapter.md:LINE: image: art/map.png: problem` for an image that cannot be printed."""
+        source, line = self.sources.get(url, (self.default_source, None))
+        return Issue(source, line, "image", f"{self.shown(url)}: {problem}")
+
+    def shown(self, url: str) -> str:
+        """A file URL as the designer wrote it: relative to the game folder when inside it."""
+        path = Path(unquote(urlsplit(url).path))
+        game = self.roots[0] if self.roots else None
+        return path.relative_to(game).as_posix() if game and path.is_relative_to(game) else str(path)
 
     def resolve_url(self, url: str) -> Path:
         """The local file a URL names, or FetchRefused."""
@@ -97,8 +125,12 @@ class ConfinedFetcher:
             if real != Path(os.path.abspath(path)):
                 return f"it is a link to {real}, outside the game folder, templates/ and fonts/"
             return "outside the game folder, templates/ and fonts/"
-        if not real.is_file():
+        if real.is_dir():
+            return "is a folder, not a file"
+        if not real.exists():
             return "no such file"
+        if not real.is_file():
+            return "is not a regular file (a pipe or device is never read)"
         return None
 
 

@@ -175,15 +175,7 @@ def build_rulebook(game: Game, out_dir: Path, paper: str = DEFAULT_PAPER,
     source = game.folder / "rules" if (game.folder / "rules").is_dir() else game.folder / "game.yaml"
     fetcher = make_fetcher(game, source, book.extra_files)
     for chapter in book.chapters:
-        for block in chapter.blocks:
-            if block.html is not None and chapter.source is not None:
-                for url in _img_urls(str(block.html)):
-                    fetcher.sources[url] = (chapter.source, None)
+        for url, line in chapter.images:
+            fetcher.sources.setdefault(url, (chapter.source, line))    # its first use is blamed
     path, pages = write_pdf(html, out_dir / "rulebook.pdf", game, fetcher, "rulebook", use_cache)
     return path, pages, book
-
-
-def _img_urls(html: str) -> list[str]:
-    import re
-
-    return [m.group(1) for m in re.finditer(r'<img[^>]*\ssrc="([^"]*)"', html)]

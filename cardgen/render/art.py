@@ -10,6 +10,7 @@ fails with its name and the others are drawn.
 from __future__ import annotations
 
 import io
+from contextlib import contextmanager
 from functools import lru_cache
 
 from cardgen.fsutil import UnsafeFile, read_confined
@@ -39,10 +40,24 @@ def load_art(path: str):
     data = _read(path)
     image = _open(data)
     try:
-        image.load()
+        with strict_decoding():
+            image.load()
     except Exception as exc:    # Pillow's decoders fail in assorted ways (OSError, SyntaxError...)
         raise ArtError(f"is damaged or cut short ({_words(exc)}): save it again as PNG or JPEG") from None
     return image.convert("RGBA")
+
+
+@contextmanager
+def strict_decoding():
+    """Pillow fails on a cut-short file, within. WeasyPrint, once imported, tells Pillow to pad
+    such files with black for the whole process (`cardgen build` makes a rulebook, then cards)."""
+    from PIL import ImageFile
+
+    lenient, ImageFile.LOAD_TRUNCATED_IMAGES = ImageFile.LOAD_TRUNCATED_IMAGES, False
+    try:
+        yield
+    finally:
+        ImageFile.LOAD_TRUNCATED_IMAGES = lenient
 
 
 def art_bytes(path: str) -> bytes:
