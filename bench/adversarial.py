@@ -172,8 +172,8 @@ def unchanged(rel: str, text: str):
 
 
 def other_cards_drawn(r: Run) -> str | None:
-    drawn = list((r.outdir).rglob("*.png"))
-    return None if len(drawn) > 5 else f"only {len(drawn)} card images: the other cards were not drawn"
+    drawn = list((r.outdir).rglob("*.png"))    # (the starter has 9 cards, 5 of them bees, and a back)
+    return None if len(drawn) >= 2 else f"only {len(drawn)} card images: the other cards were not drawn"
 
 
 def hint(*words: str):
@@ -270,10 +270,13 @@ CASES = [
     Case("9", "layout bleed: 1000", ["render", "{g}", "--out", "{out}"], 2,
          edit("layouts.yaml", "bleed: 3.175", "bleed: 1000")),
     Case("9", "template divides by zero", ["render", "{g}", "--out", "{out}"], 2,
-         edit("layouts.yaml", '"{{ card.cost }}"', '"{{ card.cost / 0 }}"'), other_cards_drawn),
+         edit("layouts.yaml", '"Makes {{ card.honey }}', '"Makes {{ card.honey / 0 }}'), other_cards_drawn),
     # item 9 and 10: declared deck checks
-    Case("9", "declared check on a list field", ["validate", "{g}/decks/starter.yaml"], 2,
-         deck_check("{check: distinct, id: kw, field: keywords, max: 1}")),
+    Case("9", "copies check by a list field", ["validate", "{g}/decks/starter.yaml"], 2,
+         deck_check("{check: copies, id: kw, field: keywords, limits: {Swarm: 1}}")),
+    Case("9", "distinct check by a list field", ["validate", "{g}/decks/starter.yaml"], 1,
+         deck_check("{check: distinct, id: kw, field: keywords, max: 1}"),
+         says("kw: has 2 keywords", "the check did not count the list's values")),
     Case("10", "declared check field typo", ["validate", "{g}/decks/starter.yaml"], 2,
          deck_check("{check: distinct, id: kw, field: keyword, max: 1}")),
     # item 10: rulebook and schema
