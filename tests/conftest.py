@@ -107,4 +107,7 @@ class Watching:
 
     def __exit__(self, *exc):
         self.stop.set()
-        self.thread.join(timeout=10)
+        self.thread.join(timeout=120)
+        # a watch left building would run on beside the next tests, in their process
+        assert not self.thread.is_alive(), "the watch thread did not stop"
+
