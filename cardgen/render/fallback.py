@@ -8,15 +8,18 @@ fallback is for an install that got past the bound (or a minor release that chan
 from __future__ import annotations
 
 import sys
+import threading
 
 _SAID: set[str] = set()
+_LOCK = threading.Lock()         # (cardgen watch builds beside other threads)
 
 
 def notice(library: str, interface: str, exc: BaseException | None = None) -> None:
     """One line on stderr, the first time `library` falls back in this process."""
-    if library in _SAID:
-        return
-    _SAID.add(library)
+    with _LOCK:
+        if library in _SAID:
+            return
+        _SAID.add(library)
     from importlib.metadata import PackageNotFoundError, version
 
     try:
