@@ -210,3 +210,47 @@ def test_a_weasyprint_older_than_the_floor_is_named_not_a_traceback(monkeypatch)
     monkeypatch.setitem(sys.modules, "weasyprint.urls", types.ModuleType("weasyprint.urls"))   # 62-67
     with pytest.raises(ContentError, match=r"WeasyPrint .* has no weasyprint.urls.URLFetcher.* 68 or later"):
         ConfinedFetcher([ROOT]).weasyprint_fetcher()
+
+
+def test_without_jinjas_internals_layout_expressions_give_the_same_cards(fresh, monkeypatch, capsys):
+    """A Jinja2 whose TemplateExpression keeps its template under another name: every card of
+    two games is laid out as before, through compile_expression's and render's public calls."""
+    from jinja2.environment import TemplateExpression
+
+    from cardgen.render import layout
+
+    def layouts_of(game_id):
+        game = load_game(game_id)
+        layouts = load_layouts(game)
+        return [layout_face(layouts, card) for card in game.cards.values()]
+
+    monkeypatch.setattr(layout, "_FAST_JINJA", [], raising=False)
+    before = {game_id: layouts_of(game_id) for game_id in ("amfibido", "adapt")}
+    capsys.readouterr()
+    original_init = TemplateExpression.__init__
+
+    def init(self, template, undefined_to_none):
+        original_init(self, template, undefined_to_none)
+        self._renamed = vars(self).pop("_template")
+
+    def call(self, *args, **kwargs):
+        context = self._renamed.new_context(dict(*args, **kwargs))
+        for _ in self._renamed.root_render_func(context):
+            pass
+        value = context.vars["result"]
+        return None if self._undefined_to_none and isinstance(value, layout_undefined()) else value
+
+    monkeypatch.setattr(TemplateExpression, "__init__", init)
+    monkeypatch.setattr(TemplateExpression, "__call__", call)
+    monkeypatch.setattr(layout, "_FAST_JINJA", [], raising=False)
+    after = {game_id: layouts_of(game_id) for game_id in ("amfibido", "adapt")}
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and err.startswith("cardgen: Jinja2 ") and "_template" in err, err
+    assert layout._FAST_JINJA == [False]
+    assert after == before
+
+
+def layout_undefined():
+    from jinja2 import Undefined
+
+    return Undefined
