@@ -1,10 +1,11 @@
 """The minimum-versions check: cardgen installed with every dependency at the floor pyproject.toml
-declares, then a quick build of one game, so a floor that is not true fails here, not for a user.
+declares, then quick builds of three games, so a floor that is not true fails here, not for a user.
 
 pip has no lowest-version resolver: the floors are read from pyproject.toml (each dependency's
 `>=X`, the `fast` extra's included) and given to pip as `name==X` constraints; what the floors
-themselves need is left to pip. Then, from a folder outside the tree (so the installed wheel is
-what runs, templates and fonts included):
+themselves need is left to pip. Only wheels are taken (--only-binary): a floor that installs only
+by compiling its sdist (PyYAML 5.4.1 no longer does) is no floor for a pip-only install. Then, from
+a folder outside the tree (so the installed wheel is what runs, templates and fonts included):
 
     cardgen new starter; cardgen build starter        cards, sheets, site, rulebook, matches
     cardgen build tests/data/tide-runners              a game with art and rulebook images
