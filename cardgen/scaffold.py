@@ -26,7 +26,8 @@ def new_game(folder: Path, name: str | None = None) -> list[Path]:
     source = templates_dir() / "new-game"
     written = []
     for path in sorted(source.rglob("*")):
-        if path.is_dir():
+        # (an installed cardgen has the starter's engine.py compiled beside it, by pip)
+        if path.is_dir() or "__pycache__" in path.relative_to(source).parts:
             continue
         text = path.read_text(encoding="utf-8")
         for slot, value in (("{{ name_yaml }}", name_yaml), ("{{ name }}", name), ("{{ id }}", game_id)):

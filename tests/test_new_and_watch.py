@@ -36,6 +36,25 @@ def test_new_never_writes_into_a_folder_with_files(tmp_path):
     assert (tmp_path / "mine.txt").read_text() == "keep me"
 
 
+def test_new_copies_the_starter_game_without_python_caches(tmp_path, monkeypatch):
+    """pip compiles the starter's engine.py when it installs the wheel: the __pycache__ it leaves
+    beside it is not part of the game (and reading it as text was an internal error)."""
+    import shutil
+
+    import cardgen.scaffold
+
+    templates = tmp_path / "templates"
+    shutil.copytree(ROOT / "templates" / "new-game", templates / "new-game",
+                    ignore=shutil.ignore_patterns("__pycache__"))
+    (templates / "new-game" / "__pycache__").mkdir()
+    (templates / "new-game" / "__pycache__" / "engine.cpython-311.pyc").write_bytes(b"\xa7\r\r\n\0")
+    monkeypatch.setattr(cardgen.scaffold, "templates_dir", lambda: templates)
+    written = new_game(tmp_path / "mine")
+    assert (tmp_path / "mine" / "engine.py").is_file()
+    assert not (tmp_path / "mine" / "__pycache__").exists()
+    assert all("__pycache__" not in p.parts for p in written)
+
+
 def test_stages_follow_what_changed(tmp_path):
     assert stages_for([tmp_path / "rules" / "a.md"], tmp_path) == ("check", "rulebook")
     assert stages_for([tmp_path / "cards" / "x.yaml"], tmp_path) == ("check", "cards", "sheets", "site",

@@ -55,7 +55,15 @@ class ConfinedFetcher:
     # imports without WeasyPrint (the Markdown checks use `check_local_path` on their own).
     def weasyprint_fetcher(self):
         if self._impl is None:
-            from weasyprint.urls import URLFetcher, URLFetcherResponse
+            try:
+                from weasyprint.urls import URLFetcher, URLFetcherResponse
+            except ImportError:             # WeasyPrint 67 or older, installed past pyproject's floor
+                from importlib.metadata import version
+
+                raise ContentError([Issue(None, None, None, (
+                    f"WeasyPrint {version('weasyprint')} has no weasyprint.urls.URLFetcher, which "
+                    "cardgen needs to print rulebooks: install WeasyPrint 68 or later "
+                    "(pip install 'weasyprint>=68,<71')"))]) from None
 
             outer = self
 

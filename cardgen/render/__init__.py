@@ -200,6 +200,9 @@ def _launch(job: _Job, jobs: int | None):
         jobs = 1
     _keep_freed_memory()
     _use(job.game, job.layouts, job.preset)
+    from cardgen.render.paint_png import fast_pillow
+
+    fast_pillow()       # tried here, before the workers fork, so a notice is printed once, not per worker
     if jobs == 1:
         return None, map(_render_chunk, [(tasks[i:i + 16], out_dir) for i in range(0, len(tasks), 16)])
     import multiprocessing

@@ -17,7 +17,7 @@ from typing import Any
 from cardgen.errors import ContentError, Issue, IssueList, did_you_mean
 from cardgen.filenames import file_stem, slug, taken_by
 from cardgen.model import Card, Game
-from cardgen.render import filecache, limits
+from cardgen.render import fallback, filecache, limits
 from cardgen.render.art import ArtError, check_art
 from cardgen.render.display import Colour, Ellipse, Face, Line, Picture, Polygon, Rect, Run
 from cardgen.render.fonts import ICON_FAMILY, PT_TO_MM, VARIANTS, FontBook, glyph_bounds, load_face
@@ -351,6 +351,34 @@ def _environment(layouts: Layouts):
     return env
 
 
+_FAST_JINJA: list[bool] = []
+
+
+def fast_jinja(env) -> bool:
+    """Whether Jinja2 still has the internals _compile runs templates through (pyproject keeps it
+    below its next major version): TemplateExpression._template, Template.root_render_func, the
+    Context constructor and Environment.concat. Tried once per process; when one is missing or
+    has changed, expressions run through compile_expression's and Template.render's public calls
+    (same values, slower), with a notice."""
+    if not _FAST_JINJA:
+        step = "TemplateExpression._template"
+        try:
+            template = env.compile_expression("a + 1")._template
+            step = "Environment.context_class(environment, parent, name, blocks)"
+            context = _context(template, {"a": 1})
+            step = "Template.root_render_func"
+            for _ in template.root_render_func(context):
+                pass
+            step = "Environment.concat"
+            if context.vars["result"] != 2 or env.concat(["o", "k"]) != "ok":
+                raise ValueError("gave another value")
+            _FAST_JINJA.append(True)
+        except Exception as exc:          # anything at all: the public calls give the same values
+            fallback.notice("Jinja2", step, exc)
+            _FAST_JINJA.append(False)
+    return _FAST_JINJA[0]
+
+
 def _compile(env, source: str, tree=None):
     """A template string as a callable(variables): a lone `{{ expression }}` keeps its native type
     (a number stays a number), anything else renders to text. `tree`: the source already parsed.
@@ -358,6 +386,10 @@ def _compile(env, source: str, tree=None):
     from jinja2 import Undefined, nodes
 
     match = _EXPR.match(source)
+    if not fast_jinja(env):
+        if match and "{{" not in match.group(1):
+            return env.compile_expression(match.group(1))           # (None for undefined, as below)
+        return env.from_string(source).render
     if match and "{{" not in match.group(1):
         template = None
         output = tree.body[0] if tree is not None and len(tree.body) == 1 else None

@@ -4,19 +4,46 @@ from __future__ import annotations
 
 import io
 
-from cardgen.render import filecache
+from cardgen.render import fallback, filecache
 from cardgen.render.art import art_bytes
 from cardgen.render.display import Ellipse, Face, Line, Picture, Polygon, Rect, Run
 
 MM = 72 / 25.4   # points per millimetre
 
 
+# The four adjustments below replace ReportLab internals (reportlab.pdfbase.pdfdoc) at run time;
+# pyproject keeps ReportLab below its next major version for them. Each first checks that what it
+# replaces is still there in the shape it knows; when not, ReportLab is left as it is (the same
+# PDF, slower, and for the first one translucent colours in proxy sheets' cards print opaque) and
+# one line says so.
+def _pdfdoc():
+    from reportlab.pdfbase import pdfdoc
+
+    return pdfdoc
+
+
+def _missing(pdfdoc, *names: str) -> str | None:
+    """The first of the dotted names that pdfdoc lacks (or that is not callable), or None."""
+    for name in names:
+        obj = pdfdoc
+        for part in name.split("."):
+            obj = getattr(obj, part, None)
+        if not callable(obj):
+            return f"reportlab.pdfbase.pdfdoc.{name}"
+    return None
+
+
 def _forms_keep_transparency() -> None:
     """ReportLab (5.1) records a form's transparency states but leaves them out of the form's
     resources, so translucent colours drawn inside a form (the proxy sheets draw each card once as
-    a form) come out opaque. Give forms the same ExtGState resources a page gets."""
-    from reportlab.pdfbase import pdfdoc
-
+    a form) come out opaque. Give forms the same ExtGState resources a page gets.
+    (docs/upstream/reportlab-form-transparency.md: the report for ReportLab.)"""
+    pdfdoc = _pdfdoc()
+    missing = _missing(pdfdoc, "PDFFormXObject.format", "PDFResourceDictionary.basicFonts",
+                       "PDFResourceDictionary.allProcs")
+    if missing:
+        fallback.notice("ReportLab", missing)
+        return
     if getattr(pdfdoc.PDFFormXObject, "_cardgen_extgstate", False):
         return
     original = pdfdoc.PDFFormXObject.format
@@ -42,8 +69,11 @@ def _deflate_fast() -> None:
     level, which was most of the time spent saving a proxy sheet. ISA-L's level 1 (as the PNGs
     use) measured 18x faster on Amfibido's sheets for 5% more bytes; without isal, zlib level 1
     (4.7x faster, 8% more bytes)."""
-    from reportlab.pdfbase import pdfdoc
-
+    pdfdoc = _pdfdoc()
+    missing = _missing(pdfdoc, "PDFZCompress.encode")
+    if missing:
+        fallback.notice("ReportLab", missing)
+        return
     if getattr(pdfdoc.PDFZCompress, "_cardgen_fast", False):
         return
     try:
@@ -65,8 +95,11 @@ def _encode_fast() -> None:
     encoded as ASCII (the same bytes, 100x faster) and anything else goes to ReportLab's codec."""
     import re
 
-    from reportlab.pdfbase import pdfdoc
-
+    pdfdoc = _pdfdoc()
+    missing = _missing(pdfdoc, "pdfdocEnc")
+    if missing:
+        fallback.notice("ReportLab", missing)
+        return
     if getattr(pdfdoc.pdfdocEnc, "_cardgen_fast", False):
         return
     original, differs = pdfdoc.pdfdocEnc, re.compile("[\x18-\x1f]").search
@@ -86,8 +119,11 @@ def _names_memoised() -> None:
     is a pure function of the name, so it is worked out once per name."""
     from functools import lru_cache
 
-    from reportlab.pdfbase import pdfdoc
-
+    pdfdoc = _pdfdoc()
+    missing = _missing(pdfdoc, "PDFName")
+    if missing:
+        fallback.notice("ReportLab", missing)
+        return
     if hasattr(pdfdoc.PDFName, "cache_info"):
         return
     pdfdoc.PDFName = lru_cache(maxsize=4096)(pdfdoc.PDFName)
@@ -135,6 +171,36 @@ def _rgb(r: int, g: int, b: int) -> str:
     return text
 
 
+class _Literal:
+    """The canvas's stream through its public addLiteral, for a ReportLab whose Canvas._code changed."""
+
+    def __init__(self, canvas):
+        self.append = canvas.addLiteral
+
+
+_FAST_CANVAS: dict = {}
+
+
+def fast_canvas(canvas) -> bool:
+    """Whether the fast drawing can write into this ReportLab canvas: its stream is the list
+    Canvas._code and text objects have the same, with _textOut (the bytes of textOut without its
+    measuring). When not, faces are drawn with addLiteral, setFillColorRGB and textOut (public),
+    with a notice: the same page, slower."""
+    kind = type(canvas)
+    fast = _FAST_CANVAS.get(kind)
+    if fast is None:
+        text = canvas.beginText()
+        missing = next((name for name, ok in (
+            ("Canvas._code", isinstance(getattr(canvas, "_code", None), list)),
+            ("PDFTextObject._code", isinstance(getattr(text, "_code", None), list)),
+            ("PDFTextObject._textOut", callable(getattr(text, "_textOut", None))),
+        ) if not ok), None)
+        if missing:
+            fallback.notice("ReportLab", missing)
+        fast = _FAST_CANVAS[kind] = missing is None
+    return fast
+
+
 class _Pen:
     """Writes shapes as PDF operators and sets colours, alphas and line widths only when they change.
 
@@ -142,9 +208,10 @@ class _Pen:
     a few dozen items, and every distinct card is drawn once per document as a form.
     """
 
-    def __init__(self, canvas):
+    def __init__(self, canvas, fast: bool = True):
         self.canvas = canvas
-        self.code = canvas._code           # the stream under construction (what addLiteral appends to)
+        # the stream under construction (what addLiteral appends to)
+        self.code = canvas._code if fast else _Literal(canvas)
         self.out = self.code               # where colours go: the stream, or the open text object
         self.fill = self.stroke = self.width = None
         self.fill_alpha = self.stroke_alpha = None
@@ -224,6 +291,7 @@ def draw_face(canvas, face: Face, left: float, top: float, clip: str = "bleed") 
     clip: "bleed" keeps the bleed, "trim" cuts the face at the trim line, "none" draws all.
     """
     prepare_reportlab()
+    fast = fast_canvas(canvas)
     canvas.saveState()
     b = face.bleed
     if clip != "none":
@@ -232,7 +300,7 @@ def draw_face(canvas, face: Face, left: float, top: float, clip: str = "bleed") 
         path.rect(left - margin * MM, top - (face.height + margin) * MM, (face.width + 2 * margin) * MM,
                   (face.height + 2 * margin) * MM)
         canvas.clipPath(path, stroke=0, fill=0)
-    pen = _Pen(canvas)
+    pen = _Pen(canvas, fast)
     code = pen.code
     text = None          # consecutive runs share one text object (BT ... ET)
     font = None
@@ -246,22 +314,28 @@ def draw_face(canvas, face: Face, left: float, top: float, clip: str = "bleed") 
     for item in face.items:
         if isinstance(item, Run):
             register_font(item.font_name, item.font)
-            if text is not None and item.colour[3] != pen.fill_alpha:
-                canvas.drawText(text)            # an alpha change is a graphics-state operator:
-                text, pen.out = None, code       # it goes between text objects, not inside one
+            # an alpha change is a graphics-state operator: it goes between text objects, not
+            # inside one (and without the text object's stream, so does a colour change)
+            if text is not None and (item.colour[3] != pen.fill_alpha
+                                     or not fast and tuple(item.colour[:3]) != pen.fill):
+                canvas.drawText(text)
+                text, pen.out = None, code
             if text is None:
                 pen.set_fill(item.colour)        # colour and alpha before BT
                 text, font = canvas.beginText(), None
-                pen.out = text._code
+                pen.out = text._code if fast else None
             else:
                 pen.set_fill(item.colour)        # a colour change inside the text object
             if (item.font_name, item.size) != font:
                 font = (item.font_name, item.size)
                 text.setFont(item.font_name, item.size)
             text.setTextOrigin(X(item.x), Y(item.y))
-            # textOut's bytes, without measuring the text to move the cursor: the next run sets
-            # its own origin
-            text._textOut(item.text)
+            if fast:
+                # textOut's bytes, without measuring the text to move the cursor: the next run
+                # sets its own origin
+                text._textOut(item.text)
+            else:
+                text.textOut(item.text)
             continue
         if text is not None:
             canvas.drawText(text)
@@ -284,7 +358,7 @@ def draw_face(canvas, face: Face, left: float, top: float, clip: str = "bleed") 
             code.append(f"{_polygon(item.points, X, Y)} {op}")
         elif isinstance(item, Picture):
             _draw_picture(canvas, item, X(item.x), Y(item.y + item.h))
-            pen = _Pen(canvas)                   # the picture's own save/restore: state unknown
+            pen = _Pen(canvas, fast)             # the picture's own save/restore: state unknown
             code = pen.code
     if text is not None:
         canvas.drawText(text)

@@ -7,7 +7,7 @@ import zlib
 from collections import OrderedDict
 from functools import lru_cache
 
-from cardgen.render import filecache
+from cardgen.render import fallback, filecache
 from cardgen.render.art import load_art
 from cardgen.render.display import Ellipse, Face, Line, Picture, Polygon, Rect, Run
 from cardgen.render.fonts import load_face
@@ -69,11 +69,40 @@ def paint_png(face: Face, dpi: int = 300):
     return image
 
 
+@lru_cache(maxsize=1)
+def fast_pillow() -> bool:
+    """Whether Pillow still has the internals the fast paths use (pyproject keeps Pillow below its
+    next major version): its core images' paste and fill, and the raw encoder that packs rows for
+    the PNG writer. Tried once per process on a tiny image; when one is missing or has changed,
+    text is drawn with ImageDraw and PNGs are written by Image.save, with a notice."""
+    from PIL import Image
+
+    step = "Image.new(...).im (the core image)"
+    try:
+        image = Image.new("RGB", (2, 2), "white")
+        mask = Image.new("L", (2, 2), 0).im
+        step = "ImagingCore.paste"
+        mask.paste(255, (0, 0, 1, 1), Image.new("L", (1, 1), 255).im)
+        step = "Image.core.fill"
+        plain = Image.core.fill("RGB", (2, 2), (10, 20, 30))
+        step = "ImagingCore.paste"
+        image.im.paste(plain, (0, 0, 2, 2), mask)
+        step = "Image._getencoder (the raw packer)"
+        rows = zlib.decompress(b"".join(_deflated_rows(image, 1, zlib)))
+        if image.getpixel((0, 0)) != (10, 20, 30) or rows != b"\0\x0a\x14\x1e\xff\xff\xff\0" + b"\xff" * 6:
+            raise ValueError("gave other pixels")
+    except Exception as exc:        # anything at all: the public API draws the same cards
+        fallback.notice("Pillow", step, exc)
+        return False
+    return True
+
+
 def _paint_items(image, items, k: float, b: float) -> None:
     from PIL import ImageDraw
     from PIL.Image import core
 
-    plain_image = core.fill
+    fast = fast_pillow()
+    plain_image = core.fill if fast else None
     # Opaque shapes are drawn without blending: same pixels, about nine times faster than
     # Pillow's RGBA blending path, which only translucent colours need.
     solid, blended = ImageDraw.Draw(image), ImageDraw.Draw(image, "RGBA")
@@ -103,14 +132,18 @@ def _paint_items(image, items, k: float, b: float) -> None:
                 draw.rectangle(box, fill=fill, outline=outline, width=stroke)
         elif isinstance(item, Run):
             x, y = px(item.x, item.y)
-            mask, left, top = _run_mask(item.font, item.size * dpi / 72, item.text, round(x % 1 * 4) / 4,
-                                         item.colour[3])
-            if mask is not None:
+            mask, left, top = (_run_mask if fast else _run_mask_public)(
+                item.font, item.size * dpi / 72, item.text, round(x % 1 * 4) / 4, item.colour[3])
+            if mask is None:
+                continue
+            box = (round(x - x % 1) + left, round(y) + top,
+                   round(x - x % 1) + left + mask.size[0], round(y) + top + mask.size[1])
+            if fast:
                 # A plain image of the colour pasted through the mask: the same pixels as filling
                 # the colour through it, and about three times faster (measured with Pillow 13).
-                image.im.paste(plain_image("RGB", mask.size, item.colour[:3]),
-                               (round(x - x % 1) + left, round(y) + top,
-                                round(x - x % 1) + left + mask.size[0], round(y) + top + mask.size[1]), mask)
+                image.im.paste(plain_image("RGB", mask.size, item.colour[:3]), box, mask)
+            else:
+                image.paste(item.colour[:3], box, mask)
         elif isinstance(item, Line):
             draw, (colour,) = pick(item.colour)
             draw.line([px(item.x1, item.y1), px(item.x2, item.y2)], fill=colour,
@@ -175,6 +208,36 @@ def _run_mask(font_path: str, px: float, text: str, phase: float, alpha: int):
     return mask, x0, y0
 
 
+@lru_cache(maxsize=4096)
+def _run_mask_public(font_path: str, px: float, text: str, phase: float, alpha: int):
+    """_run_mask through Pillow's public API (an "L" image, ImageDraw.text glyph by glyph at the
+    same whole-pixel pen positions): the same coverage, for a Pillow whose internals changed."""
+    from PIL import Image, ImageDraw
+
+    font = _font(font_path, px)
+    face = load_face(font_path)
+    scale = px / face.upem
+    pen, placed = phase, []
+    for char in text:
+        left, top, right, bottom = font.getbbox(char, mode="L", anchor="ls")
+        if right > left and bottom > top:
+            placed.append((char, round(pen), left, top, right, bottom))
+        pen += face.advances.get(ord(char), 0) * scale
+    if not placed:
+        return None, 0, 0
+    x0 = min(x + left for _c, x, left, _t, _r, _b in placed)
+    y0 = min(top for _c, _x, _l, top, _r, _b in placed)
+    x1 = max(x + right for _c, x, _l, _t, right, _b in placed)
+    y1 = max(bottom for _c, _x, _l, _t, _r, bottom in placed)
+    mask = Image.new("L", (x1 - x0, y1 - y0), 0)
+    draw = ImageDraw.Draw(mask)
+    for char, x, *_ in placed:
+        draw.text((x - x0, -y0), char, fill=alpha, font=font, anchor="ls")
+    if not mask.getbbox():
+        return None, 0, 0
+    return mask, x0, y0
+
+
 def png_bytes(face: Face, dpi: int = 300, level: int = 1) -> bytes:
     return encode_png(paint_png(face, dpi), dpi, level)
 
@@ -187,6 +250,12 @@ def encode_png(image, dpi: int = 300, level: int = 1) -> bytes:
     (about ten times zlib's speed at level 1, files within 3%), else zlib's.
     """
     image = image.convert("RGB") if image.mode != "RGB" else image
+    if not fast_pillow():
+        import io
+
+        buffer = io.BytesIO()
+        image.save(buffer, "PNG", dpi=(dpi, dpi), compress_level=level)
+        return buffer.getvalue()
     w, h = image.size
     ppm = round(dpi / 0.0254)
     idat = _deflated_rows(image, level)
@@ -201,7 +270,7 @@ def encode_png(image, dpi: int = 300, level: int = 1) -> bytes:
                      _chunk(b"IEND", b"")])
 
 
-def _deflated_rows(image, level: int) -> list[bytes]:
+def _deflated_rows(image, level: int, deflater=None) -> list[bytes]:
     """The image's rows, each led by its filter type 0 (none), deflated (in pieces).
 
     Packed with a stride one byte longer than a row, every row ends with a zero byte: shifted by
@@ -215,7 +284,7 @@ def _deflated_rows(image, level: int) -> list[bytes]:
     w, h = image.size
     packer = Image._getencoder("RGB", "raw", ("RGB", w * 3 + 1))
     packer.setimage(image.im, (0, 0, w, h))
-    deflate = _deflate.compressobj(level)
+    deflate = (deflater or _deflate).compressobj(level)
     parts = [deflate.compress(b"\0")]
     piece = None
     try:
@@ -242,5 +311,5 @@ def _chunk(tag: bytes, data: bytes) -> bytes:
     return struct.pack(">I", len(data)) + tag + data + struct.pack(">I", zlib.crc32(tag + data))
 
 
-for _cache in (_font, _picture, _glyph, _run_mask):
+for _cache in (_font, _picture, _glyph, _run_mask, _run_mask_public):
     filecache.on_change(_cache.cache_clear)
