@@ -33,7 +33,7 @@ def main(argv: list[str] | None = None) -> int:
             print(f"error: {issue}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
-        return 130
+        return _interrupted("interrupted")
     except BrokenPipeError:
         # The reader left (`cardgen replay ... | head`): stop quietly, as other command-line tools do.
         import os
@@ -56,6 +56,16 @@ def main(argv: list[str] | None = None) -> int:
               + ("" if args.debug else " (run again with --debug to see the traceback)"),
               file=sys.stderr)
         return 3
+
+
+def _interrupted(word: str) -> int:
+    """Ctrl-C: the workers stopped (each removes the file it was writing), one line, exit 130."""
+    from cardgen.parallel import stop_workers
+
+    stop_workers()
+    # (on a terminal, below the ^C it echoed, which may end a progress bar)
+    print(f"\n{word}" if sys.stderr.isatty() else word, file=sys.stderr)
+    return 130
 
 
 def _at_least_one(text: str) -> int:
@@ -733,7 +743,7 @@ def cmd_watch(args) -> int:
     try:
         watch(folder, args.out, interval=args.interval, say=lambda line: print(line, flush=True))
     except KeyboardInterrupt:
-        print("stopped")
+        return _interrupted("stopped")
     return 0
 
 
