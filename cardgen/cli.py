@@ -56,6 +56,9 @@ def main(argv: list[str] | None = None) -> int:
               + ("" if args.debug else " (run again with --debug to see the traceback)"),
               file=sys.stderr)
         return 3
+    finally:
+        if argv is None:    # cardgen run as a program (tests pass their arguments)
+            _ignore_ctrl_c()
 
 
 def _interrupted(word: str) -> int:
@@ -65,7 +68,20 @@ def _interrupted(word: str) -> int:
     stop_workers()
     # (on a terminal, below the ^C it echoed, which may end a progress bar)
     print(f"\n{word}" if sys.stderr.isatty() else word, file=sys.stderr)
+    # CPython marks a KeyboardInterrupt raised inside exec() of a string (dataclasses make their
+    # methods so, as modules load) as unhandled, and then ends the process with SIGINT instead of
+    # exit 130, however it was handled; the next exec() of a string clears the mark.
+    exec("")
     return 130
+
+
+def _ignore_ctrl_c() -> None:
+    """The command is done (or stopped): a Ctrl-C from here to the exit is ignored. Python's end
+    (its exit handlers, freeing every object) takes a moment, and an interrupt in it ended the
+    process by the signal, after the work was all done, or printed a traceback."""
+    import signal
+
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
 def _at_least_one(text: str) -> int:

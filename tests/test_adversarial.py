@@ -136,6 +136,35 @@ def test_an_interrupted_command_says_so_in_one_line_and_exits_130(monkeypatch, c
     assert capsys.readouterr().err == "interrupted\n"
 
 
+def test_an_interrupt_inside_an_exec_still_exits_130(tmp_path):
+    # (CPython marks a KeyboardInterrupt inside exec() of a string as unhandled, and `python -m`
+    # then ended the process with SIGINT, however it was handled; dataclasses exec their methods
+    # as modules load. The modules Ctrl-C's handling loads are loaded already, as after any work.)
+    (tmp_path / "interrupted_in_exec.py").write_text(
+        "import sys\nfrom cardgen import cli, parallel\n\n"
+        "cli.cmd_games = lambda args: exec('raise KeyboardInterrupt')\nsys.exit(cli.main(['games']))\n")
+    result = _python("-m", "interrupted_in_exec", path=tmp_path)
+    assert (result.returncode, result.stderr) == (130, "interrupted\n")
+
+
+@needs_proc
+def test_a_ctrl_c_once_the_work_is_done_is_ignored():
+    # (Python's exit takes a moment: an interrupt in it ended the finished command with a
+    # traceback, or by the signal)
+    result = _python("-c", "import os, signal, sys, time; from cardgen import cli; "
+                           "sys.argv = ['cardgen', 'games']; code = cli.main(); "
+                           "os.kill(os.getpid(), signal.SIGINT); time.sleep(0.2); sys.exit(code)")
+    assert result.returncode == 0 and "Traceback" not in result.stderr
+
+
+def _python(*args, path=None):
+    import os
+
+    where = os.pathsep.join(str(p) for p in (path, ROOT) if p)
+    return subprocess.run([sys.executable, *args], cwd=ROOT, capture_output=True, text=True, timeout=60,
+                          env={**os.environ, "PYTHONPATH": where})
+
+
 @needs_proc
 def test_a_write_interrupted_at_any_step_leaves_no_temporary_file(tmp_path):
     from cardgen.fsutil import write_atomic
