@@ -15,6 +15,8 @@ import multiprocessing
 import os
 import signal
 import sys
+import threading
+from contextlib import contextmanager
 
 from cardgen.fsutil import discard_unfinished
 
@@ -24,8 +26,6 @@ STOP_SECONDS = 2.0      # how long a stopped worker is waited for (it ends in mi
 def can_fork() -> bool:
     """Worker processes by fork: on Linux, not from a pool worker (daemons have no children), and
     not while other threads run (`cardgen watch`): a fork copies locks another thread may hold."""
-    import threading
-
     return sys.platform.startswith("linux") and not multiprocessing.current_process().daemon \
         and threading.active_count() == 1
 
@@ -48,6 +48,49 @@ def first_of_each(items: list, group) -> tuple[list, list]:
             seen.add(key)
             firsts.append(item)
     return firsts, rest
+
+
+@contextmanager
+def worker_pool(context, processes: int, initializer=None, initargs=()):
+    """A pool of `processes` workers for the block (context: multiprocessing.get_context(...)):
+    closed and waited for when the block ends, terminated when it raises (Ctrl-C above all).
+    A Ctrl-C while the pool is being made is held back until it is whole: interrupted halfway, a
+    pool was left running with no one to stop it, replacing its workers as they were stopped
+    (the command hung), and a worker just forked raised KeyboardInterrupt in its first line."""
+    held = _HeldInterrupt()
+    try:
+        pool = context.Pool(processes, initializer, initargs)
+    except BaseException:
+        held.release()
+        raise
+    try:
+        held.release()
+        yield pool
+        pool.close()
+        pool.join()
+    except BaseException:
+        pool.terminate()
+        raise
+
+
+class _HeldInterrupt:
+    """From now until release(), a SIGINT is noted instead of raised, and release() raises it. In
+    the main thread, where Python handles signals (elsewhere nothing changes). A child forked
+    meanwhile inherits the noting, until it ignores SIGINT (as_worker)."""
+
+    def __init__(self):
+        self.noted: list[int] = []
+        self.holding = threading.current_thread() is threading.main_thread() \
+            and signal.getsignal(signal.SIGINT) is signal.default_int_handler
+        if self.holding:
+            signal.signal(signal.SIGINT, lambda signum, frame: self.noted.append(signum))
+
+    def release(self) -> None:
+        if self.holding:
+            self.holding = False
+            signal.signal(signal.SIGINT, signal.default_int_handler)
+        if self.noted:
+            raise KeyboardInterrupt
 
 
 def stop_workers() -> None:

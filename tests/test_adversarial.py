@@ -287,3 +287,48 @@ def test_a_later_build_removes_a_temporary_file_a_killed_writer_left(tmp_path, c
         os.utime(temp, (time.time() - 3600, time.time() - 3600))
     assert cli.main(["render", str(TIDE), "--out", str(out)]) == 0
     assert not left.exists() and live.exists()
+
+
+@needs_proc
+@pytest.mark.parametrize("command", ["simulate", "render"])
+def test_a_ctrl_c_while_workers_start_stops_them(monkeypatch, tmp_path, command):
+    # (a KeyboardInterrupt inside Pool() left a pool running that no one stopped: it replaced its
+    # workers as they were stopped at exit, and the command hung)
+    import multiprocessing
+    import os
+    import signal
+
+    from cardgen.model import load_game
+    from cardgen.render import render_game
+    from cardgen.sim.runner import simulate
+
+    made = []
+    real = multiprocessing.get_context
+
+    class Interrupting:
+        """A context whose pools are hit by Ctrl-C the moment they are made."""
+
+        def __init__(self, method):
+            self.context = real(method)
+
+        def __getattr__(self, name):
+            return getattr(self.context, name)
+
+        def Pool(self, *args, **kwargs):  # noqa: N802  (multiprocessing's name)
+            made.append(self.context.Pool(*args, **kwargs))
+            os.kill(os.getpid(), signal.SIGINT)
+            return made[-1]
+
+    monkeypatch.setattr(multiprocessing, "get_context", Interrupting)
+    handler = signal.signal(signal.SIGINT, signal.default_int_handler)
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            if command == "simulate":
+                simulate(load_game(TIDE), matches=200, jobs=2)
+            else:
+                render_game(load_game("amiibart"), tmp_path, jobs=2, use_cache=False)
+        assert made and not multiprocessing.active_children(), "a pool was left running"
+    finally:
+        signal.signal(signal.SIGINT, handler)
+        for pool in made:
+            pool.terminate()

@@ -22,7 +22,7 @@ from cardgen.engines import load_engine
 from cardgen.engines.base import IllegalAction, RuleConflict, Setup, is_listed
 from cardgen.errors import ContentError, Issue, crash_words
 from cardgen.gamecode import module_file
-from cardgen.parallel import as_worker
+from cardgen.parallel import as_worker, worker_pool
 from cardgen.sim.bots import RandomBot, make_bot
 from cardgen.sim.watchdog import ACTION_SECONDS, WATCH, MatchStuck, watch_this_process, watching
 
@@ -308,7 +308,7 @@ def simulate(game, *, matches: int, seed: int = 1, jobs: int | None = None,
         results = []
         # (forked workers have the engine and matchups made above; spawned ones make their own)
         worker_args = (None if fork else str(game.folder), decks, bots, check_invariants, match, time_limit)
-        with context.Pool(jobs, _init_pool_worker, worker_args) as pool:
+        with worker_pool(context, jobs, _init_pool_worker, worker_args) as pool:
             for part in pool.imap(_run_chunk, chunks):
                 results.extend(part)
                 _progress(progress, len(results), matches)
