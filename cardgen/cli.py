@@ -557,7 +557,7 @@ def cmd_simulate(args) -> int:
     from cardgen.fsutil import write_atomic
     from cardgen.model import load_game
     from cardgen.sim.report import build_report, format_html, format_text
-    from cardgen.sim.runner import card_pool, simulate, static_conflicts
+    from cardgen.sim.runner import card_pool, simulate_tally, static_conflicts
 
     game = load_game(args.game)
     engine = load_engine(game)
@@ -566,11 +566,11 @@ def cmd_simulate(args) -> int:
     if args.decks:
         _check_decks(game, args.decks)
     pool = card_pool(engine, args.decks, **match)      # (also: setups the rules cannot play stop here)
-    results, seconds = simulate(game, matches=args.matches, seed=args.seed, jobs=args.jobs, bots=bots,
-                                decks=args.decks, check_invariants=not args.no_invariants,
-                                progress=sys.stderr.isatty() and args.format == "text", engine=engine,
-                                **match)
-    report = build_report(game, results, seconds, static=static_conflicts(engine), bots=bots,
+    tally, seconds = simulate_tally(game, matches=args.matches, seed=args.seed, jobs=args.jobs, bots=bots,
+                                    decks=args.decks, check_invariants=not args.no_invariants,
+                                    progress=sys.stderr.isatty() and args.format == "text", engine=engine,
+                                    **match)
+    report = build_report(game, tally, seconds, static=static_conflicts(engine), bots=bots,
                           seed=args.seed, pool=pool, variants=match["variants"])
     out = args.out / game.id
     write_atomic(out / "simulation.json", json.dumps(report, indent=2, ensure_ascii=False) + "\n")

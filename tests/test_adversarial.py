@@ -332,3 +332,71 @@ def test_a_ctrl_c_while_workers_start_stops_them(monkeypatch, tmp_path, command)
         signal.signal(signal.SIGINT, handler)
         for pool in made:
             pool.terminate()
+
+# (item 6: streamed matches)
+
+def _children(pid: int) -> list[str]:
+    from pathlib import Path
+
+    return Path(f"/proc/{pid}/task/{pid}/children").read_text().split()
+
+
+@needs_proc
+def test_ctrl_c_stops_a_simulation_of_a_trillion_matches(tmp_path):
+    # (it streams the matches: listing their seeds first ran out of memory, or took minutes)
+    proc = _start("simulate", TIDE, "--matches", 10**12, "--jobs", "2", "--out", tmp_path)
+    _wait_until(lambda: len(_children(proc.pid)) >= 2, proc, "starting its workers")
+    assert _ctrl_c(proc, "group") == (130, "interrupted\n")
+
+
+def test_a_simulation_hands_out_its_seeds_as_they_are_needed(monkeypatch):
+    # (it listed a seed for every match first: --matches 1000000000 built a list of 36 GB)
+    from cardgen.model import load_game
+    from cardgen.sim import runner
+
+    class Enough(Exception):
+        pass
+
+    def progress(enabled, done, total):
+        raise Enough(done)
+
+    monkeypatch.setattr(runner, "_progress", progress)
+    for jobs in (1, 2):
+        with pytest.raises(Enough) as played:
+            runner.simulate(load_game(TIDE), matches=10**15, jobs=jobs, progress=True)
+        assert 0 < played.value.args[0] <= 500
+
+
+def test_a_report_added_up_as_the_matches_come_is_the_report_of_every_match(tmp_path):
+    from cardgen.model import load_game
+    from cardgen.sim.report import build_report
+    from cardgen.sim.runner import simulate, simulate_tally
+    from tests.conftest import borrowed_engine
+
+    game = load_game(borrowed_engine("broken-amfibido", tmp_path))
+    results, _ = simulate(game, matches=240, seed=3, jobs=1)
+    assert any(r.conflicts for r in results)
+    for jobs in (1, 2):
+        tally, _ = simulate_tally(game, matches=240, seed=3, jobs=jobs)
+        assert build_report(game, tally, 1.0) == build_report(game, results, 1.0)
+
+
+def test_distinct_conflicts_kept_are_bounded_and_the_same_however_chunked(monkeypatch):
+    from cardgen.sim import tally
+    from cardgen.sim.runner import Conflict
+
+    monkeypatch.setattr(tally, "MAX_CONFLICTS", 3)
+    conflicts = [Conflict("rule", f"message {i % 7}", seed=i) for i in range(40)]
+    whole = tally.ConflictCounts()
+    for c in conflicts:
+        whole.add(c)
+    chunked = tally.ConflictCounts()
+    for start in range(0, 40, 6):
+        part = tally.ConflictCounts(bounded=False)     # (a chunk's, as a worker adds them up)
+        for c in conflicts[start:start + 6]:
+            part.add(c)
+        chunked.merge(part)
+    summary = [(c.message, c.seed, n) for c, n in whole.summary()]
+    assert summary == [(c.message, c.seed, n) for c, n in chunked.summary()]
+    assert len(summary) == 4 and sum(n for *_, n in summary) == 40
+    assert summary[0] == (tally.OTHER_MESSAGES, 3, 22)
