@@ -33,7 +33,7 @@ def main(argv: list[str] | None = None) -> int:
             print(f"error: {issue}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
-        return 130
+        return _interrupted("interrupted")
     except BrokenPipeError:
         # The reader left (`cardgen replay ... | head`): stop quietly, as other command-line tools do.
         import os
@@ -56,6 +56,32 @@ def main(argv: list[str] | None = None) -> int:
               + ("" if args.debug else " (run again with --debug to see the traceback)"),
               file=sys.stderr)
         return 3
+    finally:
+        if argv is None:    # cardgen run as a program (tests pass their arguments)
+            _ignore_ctrl_c()
+
+
+def _interrupted(word: str) -> int:
+    """Ctrl-C: the workers stopped (each removes the file it was writing), one line, exit 130."""
+    from cardgen.parallel import stop_workers
+
+    stop_workers()
+    # (on a terminal, below the ^C it echoed, which may end a progress bar)
+    print(f"\n{word}" if sys.stderr.isatty() else word, file=sys.stderr)
+    # CPython marks a KeyboardInterrupt raised inside exec() of a string (dataclasses make their
+    # methods so, as modules load) as unhandled, and then ends the process with SIGINT instead of
+    # exit 130, however it was handled; the next exec() of a string clears the mark.
+    exec("")
+    return 130
+
+
+def _ignore_ctrl_c() -> None:
+    """The command is done (or stopped): a Ctrl-C from here to the exit is ignored. Python's end
+    (its exit handlers, freeing every object) takes a moment, and an interrupt in it ended the
+    process by the signal, after the work was all done, or printed a traceback."""
+    import signal
+
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
 def _at_least_one(text: str) -> int:
@@ -525,7 +551,7 @@ def cmd_simulate(args) -> int:
     from cardgen.fsutil import write_atomic
     from cardgen.model import load_game
     from cardgen.sim.report import build_report, format_html, format_text
-    from cardgen.sim.runner import card_pool, simulate, static_conflicts
+    from cardgen.sim.runner import card_pool, simulate_tally, static_conflicts
 
     game = load_game(args.game)
     engine = load_engine(game)
@@ -534,11 +560,11 @@ def cmd_simulate(args) -> int:
     if args.decks:
         _check_decks(game, args.decks)
     pool = card_pool(engine, args.decks, **match)      # (also: setups the rules cannot play stop here)
-    results, seconds = simulate(game, matches=args.matches, seed=args.seed, jobs=args.jobs, bots=bots,
-                                decks=args.decks, check_invariants=not args.no_invariants,
-                                progress=sys.stderr.isatty() and args.format == "text", engine=engine,
-                                **match)
-    report = build_report(game, results, seconds, static=static_conflicts(engine), bots=bots,
+    tally, seconds = simulate_tally(game, matches=args.matches, seed=args.seed, jobs=args.jobs, bots=bots,
+                                    decks=args.decks, check_invariants=not args.no_invariants,
+                                    progress=sys.stderr.isatty() and args.format == "text", engine=engine,
+                                    **match)
+    report = build_report(game, tally, seconds, static=static_conflicts(engine), bots=bots,
                           seed=args.seed, pool=pool, variants=match["variants"])
     out = args.out / game.id
     write_atomic(out / "simulation.json", json.dumps(report, indent=2, ensure_ascii=False) + "\n")
@@ -724,7 +750,7 @@ def cmd_watch(args) -> int:
     try:
         watch(folder, args.out, interval=args.interval, say=lambda line: print(line, flush=True))
     except KeyboardInterrupt:
-        print("stopped")
+        return _interrupted("stopped")
     return 0
 
 

@@ -3,34 +3,83 @@ JSON records cardgen keeps beside its outputs."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
+import re
+import secrets
 import stat
-import tempfile
+import time
 from pathlib import Path
 
-# mkstemp makes files only their owner can read; output files get the usual mode instead.
-_UMASK = os.umask(0)
-os.umask(_UMASK)
-_MODE = 0o666 & ~_UMASK
+# A temporary file names the process writing it: .NAME.PID-RANDOM.tmp
+_TEMP = re.compile(r"\..+\.(?P<pid>[0-9]+)-[0-9a-f]{16}\.tmp")
+STALE_SECONDS = 60          # a writer renames its temporary file within moments of making it
+_WRITING: set[Path] = set()     # the temporary files this process is writing now
+_SWEPT: set[Path] = set()       # folders already rid of stale temporary files
 
 
 def write_atomic(path: Path, data: bytes | str) -> Path:
-    """Write to a temporary file beside `path`, then rename it into place."""
+    """Write to a temporary file beside `path`, then rename it into place. Interrupted at any
+    moment (Ctrl-C, a full disk), it leaves no temporary file: its name is known, and listed in
+    _WRITING for a worker stopped by its parent, before the file exists."""
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     if isinstance(data, str):
         data = data.encode("utf-8")
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    _sweep_stale_temps(path.parent)
+    tmp = path.with_name(f".{path.name}.{os.getpid()}-{secrets.token_hex(8)}.tmp")
+    _WRITING.add(tmp)
     try:
-        with os.fdopen(fd, "wb") as handle:
+        # 'x': a new file, with the usual mode (one of that name, which only a dead process with
+        # this one's number could have left, is an error here, and is removed below)
+        with open(tmp, "xb") as handle:
             handle.write(data)
-        os.chmod(tmp, _MODE)
         os.replace(tmp, path)
     except BaseException:
-        Path(tmp).unlink(missing_ok=True)
+        tmp.unlink(missing_ok=True)
         raise
+    finally:
+        _WRITING.discard(tmp)
     return path
+
+
+def discard_unfinished() -> None:
+    """Remove the temporary files this process is writing (it is being stopped)."""
+    for tmp in list(_WRITING):
+        with contextlib.suppress(OSError):
+            tmp.unlink(missing_ok=True)
+
+
+def _sweep_stale_temps(folder: Path) -> None:
+    """Once per folder and process: remove the temporary files a writer left there when it was
+    killed outright (kill -9, a power cut), which no rename will ever claim: those whose process
+    is gone and that have not changed for STALE_SECONDS."""
+    if folder in _SWEPT:
+        return
+    _SWEPT.add(folder)
+    try:
+        entries = list(os.scandir(folder))
+    except OSError:
+        return
+    now = time.time()
+    for entry in entries:
+        match = _TEMP.fullmatch(entry.name)
+        if match is None or _running(int(match["pid"])):
+            continue
+        with contextlib.suppress(OSError):      # (gone already, or not ours to remove)
+            if now - entry.stat(follow_symlinks=False).st_mtime > STALE_SECONDS:
+                os.unlink(entry.path)
+
+
+def _running(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except (OSError, OverflowError):    # another user's process (EPERM), or not a process number
+        return True
+    return True
 
 
 def read_record(path: Path) -> dict:

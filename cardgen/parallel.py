@@ -1,16 +1,31 @@
-"""When cardgen may start worker processes, and how."""
+"""When cardgen may start worker processes, and how; and how they stop on Ctrl-C.
+
+Ctrl-C is the main process's alone to handle. A terminal sends SIGINT to every process of the
+command, workers included: a worker that raised KeyboardInterrupt printed its traceback, and one
+interrupted while holding a pool's queue lock left the pool unable to stop (the command hung
+until a second Ctrl-C). So every forked worker ignores SIGINT from the moment it exists, and the
+main process, on KeyboardInterrupt, stops its workers with SIGTERM (a pool's terminate(), or
+stop_workers()): a worker stopped that way removes the temporary file it was writing
+(fsutil.discard_unfinished), stops its own workers the same way, and ends at once, silently.
+"""
 
 from __future__ import annotations
 
 import multiprocessing
+import os
+import signal
 import sys
+import threading
+from contextlib import contextmanager
+
+from cardgen.fsutil import discard_unfinished
+
+STOP_SECONDS = 2.0      # how long a stopped worker is waited for (it ends in milliseconds)
 
 
 def can_fork() -> bool:
     """Worker processes by fork: on Linux, not from a pool worker (daemons have no children), and
     not while other threads run (`cardgen watch`): a fork copies locks another thread may hold."""
-    import threading
-
     return sys.platform.startswith("linux") and not multiprocessing.current_process().daemon \
         and threading.active_count() == 1
 
@@ -33,3 +48,81 @@ def first_of_each(items: list, group) -> tuple[list, list]:
             seen.add(key)
             firsts.append(item)
     return firsts, rest
+
+
+@contextmanager
+def worker_pool(context, processes: int, initializer=None, initargs=()):
+    """A pool of `processes` workers for the block (context: multiprocessing.get_context(...)):
+    closed and waited for when the block ends, terminated when it raises (Ctrl-C above all).
+    A Ctrl-C while the pool is being made is held back until it is whole: interrupted halfway, a
+    pool was left running with no one to stop it, replacing its workers as they were stopped
+    (the command hung), and a worker just forked raised KeyboardInterrupt in its first line."""
+    held = _HeldInterrupt()
+    try:
+        pool = context.Pool(processes, initializer, initargs)
+    except BaseException:
+        held.release()
+        raise
+    try:
+        held.release()
+        yield pool
+        pool.close()
+        pool.join()
+    except BaseException:
+        pool.terminate()
+        raise
+
+
+class _HeldInterrupt:
+    """From now until release(), a SIGINT is noted instead of raised, and release() raises it. In
+    the main thread, where Python handles signals (elsewhere nothing changes). A child forked
+    meanwhile inherits the noting, until it ignores SIGINT (as_worker)."""
+
+    def __init__(self):
+        self.noted: list[int] = []
+        self.holding = threading.current_thread() is threading.main_thread() \
+            and signal.getsignal(signal.SIGINT) is signal.default_int_handler
+        if self.holding:
+            signal.signal(signal.SIGINT, lambda signum, frame: self.noted.append(signum))
+
+    def release(self) -> None:
+        if self.holding:
+            self.holding = False
+            signal.signal(signal.SIGINT, signal.default_int_handler)
+        if self.noted:
+            raise KeyboardInterrupt
+
+
+def stop_workers() -> None:
+    """Stop the worker processes this one started and has not stopped yet (on Ctrl-C), and wait
+    for them: each removes its temporary file first. A pool's own workers are left to the pool,
+    which stops them when it is left (its terminate() must not find them gone)."""
+    workers = [child for child in multiprocessing.active_children() if not child.daemon]
+    for worker in workers:
+        worker.terminate()
+    for worker in workers:
+        worker.join(STOP_SECONDS)
+
+
+def _stop_this_worker(signum, frame) -> None:
+    """SIGTERM in a worker: its parent is stopping it (Ctrl-C, or a pool that is done)."""
+    workers = multiprocessing.active_children()
+    for worker in workers:
+        worker.terminate()
+    discard_unfinished()
+    for worker in workers:
+        worker.join(STOP_SECONDS)
+    os._exit(128 + signum)      # (no traceback, no exit handlers waiting on anything)
+
+
+def as_worker() -> None:
+    """Make this process a worker: Ctrl-C is its parent's to handle, and SIGTERM stops it. Done
+    in every forked process before any code of its own runs; a spawned worker (Windows, macOS)
+    calls it first thing, from its pool's initializer."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    if sys.platform != "win32":     # (Windows stops a process outright: no signal to handle)
+        signal.signal(signal.SIGTERM, _stop_this_worker)
+
+
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_child=as_worker)

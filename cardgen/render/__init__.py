@@ -12,6 +12,7 @@ import json
 import os
 import sys
 import time
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -21,7 +22,7 @@ from cardgen.fsutil import read_record, write_atomic
 from cardgen.inputs import face_key
 from cardgen.model import Game
 from cardgen.outputs import remember
-from cardgen.parallel import can_fork, can_spawn, first_of_each
+from cardgen.parallel import as_worker, can_fork, can_spawn, first_of_each, worker_pool
 from cardgen.render.layout import (
     LayoutError,
     Layouts,
@@ -102,19 +103,10 @@ def render_games(games: list[Game], out_root: Path, *, only: list[str] | None = 
             upcoming = (_prepare_or_error(games[i + 1], out_root, only, preset, use_cache, False)
                         if i + 1 < len(games) else None)
             continue
-        pool, outputs = _launch(job, jobs)
-        try:
-            upcoming = (_prepare_or_error(games[i + 1], out_root, only, preset, use_cache, pool is not None)
+        with _drawing(job, jobs) as (outputs, in_workers):
+            upcoming = (_prepare_or_error(games[i + 1], out_root, only, preset, use_cache, in_workers)
                         if i + 1 < len(games) else None)
             results.append(_collect(job, outputs, progress))
-        except BaseException:
-            if pool is not None:
-                pool.terminate()
-            raise
-        finally:
-            if pool is not None:
-                pool.close()
-                pool.join()
     return results
 
 
@@ -192,8 +184,10 @@ def _backs_taken(layouts: Layouts, game: Game, errors: list[Issue]) -> set[str]:
     return names
 
 
-def _launch(job: _Job, jobs: int | None):
-    """Start drawing a job's cards: (the pool or None, an iterator of finished chunks)."""
+@contextmanager
+def _drawing(job: _Job, jobs: int | None):
+    """Draw a job's cards for the block: yields (an iterator of finished chunks, whether workers
+    draw them); the workers are stopped when the block is left."""
     tasks, out_dir = job.tasks, str(job.out_dir)
     jobs = max(1, min(jobs or os.cpu_count() or 1, len(tasks) // 8 or 1))
     if not (can_fork() or can_spawn()):     # inside a worker, or beside other threads: draw here
@@ -204,7 +198,8 @@ def _launch(job: _Job, jobs: int | None):
 
     fast_pillow()       # tried here, before the workers fork, so a notice is printed once, not per worker
     if jobs == 1:
-        return None, map(_render_chunk, [(tasks[i:i + 16], out_dir) for i in range(0, len(tasks), 16)])
+        yield map(_render_chunk, [(tasks[i:i + 16], out_dir) for i in range(0, len(tasks), 16)]), False
+        return
     import multiprocessing
 
     # Small chunks: when the last ones run, no core idles long waiting for the other.
@@ -212,11 +207,12 @@ def _launch(job: _Job, jobs: int | None):
     chunks = [(tasks[i:i + chunk], out_dir) for i in range(0, len(tasks), chunk)]
     if can_fork():
         # Forked workers inherit the loaded game, layouts, fonts and compiled expressions.
-        pool = multiprocessing.get_context("fork").Pool(jobs)
+        context, start = multiprocessing.get_context("fork"), ()
     else:                                   # spawned workers load the game themselves
-        pool = multiprocessing.get_context("spawn").Pool(jobs, _init_worker,
-                                                         (str(job.game.folder), job.preset))
-    return pool, pool.imap(_render_chunk, chunks)
+        context = multiprocessing.get_context("spawn")
+        start = (_init_worker, (str(job.game.folder), job.preset))
+    with worker_pool(context, jobs, *start) as pool:
+        yield pool.imap(_render_chunk, chunks), True
 
 
 def _collect(job: _Job, outputs, progress: bool) -> RenderResult:
@@ -290,6 +286,7 @@ def _init_worker(folder: str, preset) -> None:
     """For spawned workers (no fork): load the game from its folder."""
     from cardgen.model import load_game
 
+    as_worker()         # (a forked worker is one already)
     game = load_game(folder)
     _use(game, _with_preset(load_layouts(game), preset), preset)
 

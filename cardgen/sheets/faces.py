@@ -20,7 +20,7 @@ from cardgen.errors import ContentError, Issue
 from cardgen.fsutil import read_record, write_atomic
 from cardgen.inputs import DRAWING_CODE, code_digest, face_key
 from cardgen.model import Card
-from cardgen.parallel import can_fork, first_of_each
+from cardgen.parallel import can_fork, first_of_each, worker_pool
 from cardgen.render.display import Ellipse, Face, Line, Picture, Polygon, Rect, Run
 from cardgen.render.layout import (
     LayoutError,
@@ -104,7 +104,7 @@ def _layout_many(layouts: Layouts, names: list[str], jobs: int | None, extra: li
     try:
         size = max(4, len(rest) // (workers * 4))
         chunks = [rest[i:i + size] for i in range(0, len(rest), size)]
-        with multiprocessing.get_context("fork").Pool(workers) as pool:
+        with worker_pool(multiprocessing.get_context("fork"), workers) as pool:
             done.update(item for part in pool.map(_chunk, chunks) for item in part)
     finally:
         _WORK.clear()

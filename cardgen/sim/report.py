@@ -4,10 +4,9 @@ from __future__ import annotations
 
 import html
 import math
-import statistics
 from collections import Counter
 
-from cardgen.sim.runner import MatchResult, conflict_summary
+from cardgen.sim.tally import Tally
 
 
 def wilson(successes: int, trials: int, z: float = 1.96) -> tuple[float, float]:
@@ -21,12 +20,14 @@ def wilson(successes: int, trials: int, z: float = 1.96) -> tuple[float, float]:
     return (max(0.0, (centre - spread) / denom), min(1.0, (centre + spread) / denom))
 
 
-def percentile(sorted_values: list[int], q: float) -> float:
-    if not sorted_values:
+def percentile(t: Tally, q: float) -> float:
+    """The q-quantile of the finished matches' lengths, interpolated between the two nearest."""
+    if not t.finished:
         return 0.0
-    index = (len(sorted_values) - 1) * q
+    index = (t.finished - 1) * q
     lo, hi = math.floor(index), math.ceil(index)
-    return sorted_values[lo] + (sorted_values[hi] - sorted_values[lo]) * (index - lo)
+    low = t.length_at(lo)
+    return low + (t.length_at(hi) - low) * (index - lo)
 
 
 def _many_seats_note(report: dict) -> str:
@@ -53,119 +54,76 @@ def rules_words(rules: dict) -> str:
                                        for v in rules["variants"])
 
 
-def build_report(game, results: list[MatchResult], seconds: float, *, static=(), bots=(),
-                 seed: int = 1, pool: frozenset[str] = frozenset(), variants=()) -> dict:
-    """The figures of a simulation. `pool`: the cards the simulated decks hold (runner.card_pool);
-    without it, every card of the game counts when looking for cards never played. `variants`:
-    the ones the matches played."""
-    finished = [r for r in results if r.finished]
-    draws = [r for r in finished if r.winner is None]
-    decisive = [r for r in finished if r.winner is not None and r.first_player is not None]
-    first_wins = sum(r.winner == r.first_player for r in decisive)
-    lo, hi = wilson(first_wins, len(decisive))
-    lengths = sorted(r.actions for r in finished)
-    actions = sum(r.actions for r in results)
+def build_report(game, results, seconds: float, *, static=(), bots=(), seed: int = 1,
+                 pool: frozenset[str] = frozenset(), variants=()) -> dict:
+    """The figures of a simulation: `results` is its Tally (runner.simulate_tally), or the list of
+    its MatchResults. `pool`: the cards the simulated decks hold (runner.card_pool); without it,
+    every card of the game counts when looking for cards never played. `variants`: the ones the
+    matches played."""
+    t = results if isinstance(results, Tally) else Tally.of(results)
+    lo, hi = wilson(t.first_wins, t.decisive)
 
     # Matchups by seat name (deck or character): wins of row against column, over the decisive
-    # matches both played. With more than two seats the winner beat each of the others; two
-    # losers of the same match count for neither.
-    pair_games: Counter = Counter()
-    pair_wins: Counter = Counter()
-    seat_games: Counter = Counter()
-    seat_wins: Counter = Counter()
-    for r in finished:
-        for i, name in enumerate(r.seats):
-            seat_games[name] += 1
-            if r.winner == i:
-                seat_wins[name] += 1
-        if r.winner is not None:
-            winner = r.seats[r.winner]
-            for i, loser in enumerate(r.seats):
-                if i != r.winner:
-                    pair_games[(winner, loser)] += 1
-                    pair_games[(loser, winner)] += 1
-                    pair_wins[(winner, loser)] += 1
-    names = sorted(seat_games)
-    matrix = {a: {b: (round(pair_wins[(a, b)] / pair_games[(a, b)], 3) if pair_games[(a, b)] else None)
+    # matches both played.
+    names = sorted(t.seat_games)
+    matrix = {a: {b: (round(t.pair_wins[(a, b)] / t.pair_games[(a, b)], 3) if t.pair_games[(a, b)] else None)
                   for b in names} for a in names}
-    seat_rates = {n: round(seat_wins[n] / seat_games[n], 3) for n in names if seat_games[n]}
+    seat_rates = {n: round(t.seat_wins[n] / t.seat_games[n], 3) for n in names if t.seat_games[n]}
     balance = round(1 - (max(seat_rates.values()) - min(seat_rates.values())), 3) if seat_rates else None
 
     # Per card: how often played, and how often its player went on to win.
-    card_plays: Counter = Counter()
-    card_matches: Counter = Counter()
-    card_wins: Counter = Counter()
-    for r in finished:
-        seen = set()
-        for player, card in r.plays:
-            card_plays[card] += 1
-            if (player, card) not in seen:
-                seen.add((player, card))
-                card_matches[card] += 1
-                card_wins[card] += r.winner == player
-    cards = [{"card": c, "plays": card_plays[c], "matches": card_matches[c],
-              "win_rate": round(card_wins[c] / card_matches[c], 3)} for c in
-             sorted(card_plays, key=lambda c: (-card_plays[c], c))]
+    cards = [{"card": c, "plays": t.card_plays[c], "matches": t.card_matches[c],
+              "win_rate": round(t.card_wins[c] / t.card_matches[c], 3)} for c in
+             sorted(t.card_plays, key=lambda c: (-t.card_plays[c], c))]
     candidates = pool or set(game.cards)
-    never_played = sorted(candidates - set(card_plays)) if card_plays else []
+    never_played = sorted(candidates - set(t.card_plays)) if t.card_plays else []
 
-    conflicts = [{**c.as_dict(), "count": n} for c, n in conflict_summary(results)]
-    conflicts = [c.as_dict() | {"count": 1} for c in static] + conflicts
+    conflicts = [c.as_dict() | {"count": 1} for c in static]
+    conflicts += [{**c.as_dict(), "count": n} for c, n in t.conflicts.summary()]
 
     # Per setup (a deck pairing and seating, a box, a player count, a format) and per bot: a deck's
     # overall rate mixes the setups it played in, and with unlike bots the seat a bot held.
-    setups: dict[str, dict] = {}
-    bot_games: Counter = Counter()
-    bot_wins: Counter = Counter()
-    for r in results:
-        row = setups.setdefault(r.setup, {"setup": r.setup, "seats": list(r.seats), "matches": 0,
-                                          "finished": 0, "draws": 0, "wins": [0] * len(r.seats),
-                                          "decisive": 0, "first_wins": 0})
-        row["matches"] += 1
-        if r.finished:
-            row["finished"] += 1
-            if r.winner is None:
-                row["draws"] += 1
-            else:
-                row["wins"][r.winner] += 1
-                if r.first_player is not None:
-                    row["decisive"] += 1
-                    row["first_wins"] += r.winner == r.first_player
-            for i, bot in enumerate(r.bots):
-                bot_games[bot] += 1
-                bot_wins[bot] += r.winner == i
-    for row in setups.values():
-        wins, won, first = row.pop("wins"), row.pop("decisive"), row.pop("first_wins")
-        row["seat_win_rates"] = [round(w / row["finished"], 3) if row["finished"] else None for w in wins]
-        row["first_player_win_rate"] = round(first / won, 3) if won else None
-    bot_rates = {b: round(bot_wins[b] / bot_games[b], 3) for b in sorted(bot_games)}
+    setups = [_setup_row(label, row) for label, row in sorted(t.setups.items())]
+    bot_rates = {b: round(t.bot_wins[b] / t.bot_games[b], 3) for b in sorted(t.bot_games)}
     return {
         "game": game.id, "name": game.name, "seed": seed, "bots": list(bots),
         "rules": rules_played(game, variants),
-        "matches": len(results), "finished": len(finished),
-        "completion_rate": round(len(finished) / len(results), 4) if results else 0.0,
-        "draws": len(draws),
-        "first_player": {"wins": first_wins, "decisive": len(decisive),
-                         "win_rate": round(first_wins / len(decisive), 4) if decisive else None,
+        "matches": t.matches, "finished": t.finished,
+        "completion_rate": round(t.finished / t.matches, 4) if t.matches else 0.0,
+        "draws": t.draws,
+        "first_player": {"wins": t.first_wins, "decisive": t.decisive,
+                         "win_rate": round(t.first_wins / t.decisive, 4) if t.decisive else None,
                          "ci95": [round(lo, 4), round(hi, 4)]},
-        "length": {
-            "unit": "actions", "mean": round(statistics.fmean(lengths), 1) if lengths else 0,
-            "stdev": round(statistics.pstdev(lengths), 1) if lengths else 0,
-            "min": lengths[0] if lengths else 0, "p10": percentile(lengths, 0.1),
-            "median": percentile(lengths, 0.5), "p90": percentile(lengths, 0.9),
-            "max": lengths[-1] if lengths else 0, "histogram": _histogram(lengths),
-        },
+        "length": _length_figures(t),
         "seats": seat_rates, "matchups": matrix, "balance": balance,
-        "setups": sorted(setups.values(), key=lambda s: s["setup"]),
+        "setups": setups,
         "bot_win_rates": bot_rates if len(bot_rates) > 1 else {},
-        "matchups_many_seats": any(len(r.seats) > 2 for r in finished),
+        "matchups_many_seats": t.many_seats,
         "cards": cards, "never_played": never_played, "card_count": len(game.cards),
         "pool_count": len(pool) or None,
         "conflicts": conflicts,
-        "speed": {"seconds": round(seconds, 2), "actions": actions,
-                  "matches_per_s": round(len(results) / seconds, 1) if seconds else None,
-                  "actions_per_s": round(actions / seconds) if seconds else None},
+        "speed": {"seconds": round(seconds, 2), "actions": t.actions,
+                  "matches_per_s": round(t.matches / seconds, 1) if seconds else None,
+                  "actions_per_s": round(t.actions / seconds) if seconds else None},
     }
+
+
+def _setup_row(label: str, counts: dict) -> dict:
+    finished, decisive = counts["finished"], counts["decisive"]
+    return {"setup": label, "seats": list(counts["seats"]), "matches": counts["matches"],
+            "finished": finished, "draws": counts["draws"],
+            "seat_win_rates": [round(w / finished, 3) if finished else None for w in counts["wins"]],
+            "first_player_win_rate": round(counts["first_wins"] / decisive, 3) if decisive else None}
+
+
+def _length_figures(t: Tally) -> dict:
+    """Match length in actions over the finished matches: the figures of the sorted list of them."""
+    if not t.finished:
+        return {"unit": "actions", "mean": 0, "stdev": 0, "min": 0, "p10": 0.0, "median": 0.0,
+                "p90": 0.0, "max": 0, "histogram": []}
+    return {"unit": "actions", "mean": round(t.length_mean(), 1), "stdev": round(t.length_stdev(), 1),
+            "min": t.length_at(0), "p10": percentile(t, 0.1), "median": percentile(t, 0.5),
+            "p90": percentile(t, 0.9), "max": t.length_at(t.finished - 1), "histogram": _histogram(t)}
 
 
 def _never_played_lines(report: dict, names_shown: int = 8) -> list[str]:
@@ -198,12 +156,12 @@ def _never_played_html(report: dict) -> str:
     return f"<p>Never played ({len(never)} of the {pool} cards in the decks played): {names}.{outside}</p>"
 
 
-def _histogram(lengths: list[int], bins: int = 12) -> list[dict]:
-    if not lengths:
-        return []
-    lo, hi = lengths[0], lengths[-1]
+def _histogram(t: Tally, bins: int = 12) -> list[dict]:
+    lo, hi = t.length_at(0), t.length_at(t.finished - 1)
     width = max(1, math.ceil((hi - lo + 1) / bins))
-    counts = Counter((v - lo) // width for v in lengths)
+    counts: Counter = Counter()
+    for length, n in t.lengths.items():
+        counts[(length - lo) // width] += n
     return [{"from": lo + i * width, "to": lo + (i + 1) * width - 1, "count": counts.get(i, 0)}
             for i in range(math.ceil((hi - lo + 1) / width))]
 

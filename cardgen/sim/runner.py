@@ -13,7 +13,6 @@ import os
 import random
 import sys
 import time
-from collections import Counter
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -22,7 +21,9 @@ from cardgen.engines import load_engine
 from cardgen.engines.base import IllegalAction, RuleConflict, Setup, is_listed
 from cardgen.errors import ContentError, Issue, crash_words
 from cardgen.gamecode import module_file
+from cardgen.parallel import as_worker, worker_pool
 from cardgen.sim.bots import RandomBot, make_bot
+from cardgen.sim.tally import ConflictCounts, Tally
 from cardgen.sim.watchdog import ACTION_SECONDS, WATCH, MatchStuck, watch_this_process, watching
 
 
@@ -219,6 +220,7 @@ def _init_worker(game, deck_paths: list[str] | None, bot_names: list[str], check
 def _init_pool_worker(game_folder: str | None, deck_paths: list[str] | None, bot_names: list[str],
                       check: bool, match: dict, time_limit: float | None) -> None:
     if game_folder is not None:     # (None: forked from the process that made them)
+        as_worker()                 # (a forked worker is one already)
         _init_worker(game_folder, deck_paths, bot_names, check, match)
     gc.freeze()     # see _loaded_objects_frozen; the worker ends with the pool, so no unfreeze
     watch_this_process(time_limit)
@@ -239,10 +241,18 @@ def _loaded_objects_frozen():
             gc.unfreeze()
 
 
-def _run_chunk(seeds: list[int]) -> list[MatchResult]:
+def _run_chunk(seeds: range) -> list[MatchResult]:
     w = _WORKER
     return [play_match(w["engine"], w["setups"], s, w["bots"], check_invariants=w["check"])
             for s in seeds]
+
+
+def _tally_chunk(seeds: range) -> Tally:
+    w = _WORKER
+    tally = Tally(bounded=False)    # (merged into the run's own tally, which is bounded)
+    for s in seeds:
+        tally.add(play_match(w["engine"], w["setups"], s, w["bots"], check_invariants=w["check"]))
+    return tally
 
 
 def card_pool(engine, decks: list[str] | None = None, *, players: int | None = None,
@@ -273,46 +283,71 @@ def load_decks(deck_paths, game):
     return [load_deck(Path(p), games) for p in deck_paths]
 
 
-def simulate(game, *, matches: int, seed: int = 1, jobs: int | None = None,
-             bots: list[str] | None = None, decks: list[str] | None = None,
-             players: int | None = None, variants: tuple[str, ...] = (),
-             check_invariants: bool = True, progress: bool = False,
-             time_limit: float | None = ACTION_SECONDS, engine=None) -> tuple[list[MatchResult], float]:
-    """Play `matches` matches with seeds seed..seed+matches-1. Returns (results, seconds).
-    `players` and `variants` go to the engine's setups (see Engine.setups). A match stuck in one
-    action for `time_limit` seconds (to twice that) is stopped as a conflict (sim/watchdog.py).
-    `engine`: the game's engine, when the caller has loaded it already."""
+def simulate(game, **options) -> tuple[list[MatchResult], float]:
+    """Play matches and keep every one's result: (results, seconds). For a few matches looked at
+    one by one; a report of many adds them up as they come instead (simulate_tally). The options
+    are play_matches's."""
+    results: list[MatchResult] = []
+    return results, play_matches(game, _run_chunk, results.extend, **options)
+
+
+def simulate_tally(game, **options) -> tuple[Tally, float]:
+    """Play matches and add them up as they come: (their Tally, seconds), in memory that stays the
+    same whatever the number of matches. The options are play_matches's."""
+    tally = Tally()
+    return tally, play_matches(game, _tally_chunk, tally.merge, **options)
+
+
+def play_matches(game, play_chunk, take, *, matches: int, seed: int = 1, jobs: int | None = None,
+                 bots: list[str] | None = None, decks: list[str] | None = None,
+                 players: int | None = None, variants: tuple[str, ...] = (),
+                 check_invariants: bool = True, progress: bool = False,
+                 time_limit: float | None = ACTION_SECONDS, engine=None) -> float:
+    """Play `matches` matches with seeds seed..seed+matches-1, on `jobs` processes: each chunk of
+    seeds is played by play_chunk (_run_chunk, _tally_chunk) and what it gives is handed to
+    `take`, chunk after chunk in seed order. Returns the seconds it took. The seeds are handed out
+    as they are needed, never listed (a billion matches make no list of a billion seeds), so a
+    Ctrl-C stops it at once. `players` and `variants` go to the engine's setups (see
+    Engine.setups). A match stuck in one action for `time_limit` seconds (to twice that) is
+    stopped as a conflict (sim/watchdog.py). `engine`: the game's engine, when the caller has
+    loaded it already."""
     bots = bots or ["random"]
     match = {"players": players, "variants": tuple(variants)}
     jobs = max(1, jobs or os.cpu_count() or 1)
-    seeds = list(range(seed, seed + matches))
     start = time.perf_counter()
     # The engine and its matchups are made here first, with the caller's game, so that a mistake in
     # them is one error before any match (a pool worker whose set-up fails is started again, forever).
     _init_worker(game, decks, bots, check_invariants, match, engine)
+    done = 0
     if jobs == 1 or matches < 50:
-        results = []
         with _loaded_objects_frozen(), watching(time_limit):
-            for i in range(0, len(seeds), 100):
-                results.extend(_run_chunk(seeds[i:i + 100]))
-                _progress(progress, len(results), matches)
+            for seeds in _seed_chunks(seed, matches, 100):
+                take(play_chunk(seeds))
+                done += len(seeds)
+                _progress(progress, done, matches)
     else:
         import multiprocessing
 
         chunk = max(20, min(500, matches // (jobs * 8) or 1))
-        chunks = [seeds[i:i + chunk] for i in range(0, len(seeds), chunk)]
         fork = sys.platform != "win32"
         context = multiprocessing.get_context("fork" if fork else "spawn")
-        results = []
         # (forked workers have the engine and matchups made above; spawned ones make their own)
         worker_args = (None if fork else str(game.folder), decks, bots, check_invariants, match, time_limit)
-        with context.Pool(jobs, _init_pool_worker, worker_args) as pool:
-            for part in pool.imap(_run_chunk, chunks):
-                results.extend(part)
-                _progress(progress, len(results), matches)
+        with worker_pool(context, jobs, _init_pool_worker, worker_args) as pool:
+            # imap takes the chunks from the generator as workers free up (a pipe's worth ahead)
+            for part in pool.imap(play_chunk, _seed_chunks(seed, matches, chunk)):
+                take(part)
+                done += len(part)
+                _progress(progress, done, matches)
     if progress:
         print(file=sys.stderr)
-    return results, time.perf_counter() - start
+    return time.perf_counter() - start
+
+
+def _seed_chunks(first: int, count: int, size: int):
+    """The seeds first..first+count-1 in ranges of `size`, made one at a time."""
+    end = first + count
+    return (range(start, min(start + size, end)) for start in range(first, end, size))
 
 
 def _progress(enabled: bool, done: int, total: int) -> None:
@@ -326,11 +361,8 @@ def _progress(enabled: bool, done: int, total: int) -> None:
 
 def conflict_summary(results: list[MatchResult]) -> list[tuple[Conflict, int]]:
     """Distinct conflicts (by kind and message), each with its first seed and how often it came."""
-    counts: Counter = Counter()
-    first: dict = {}
+    counts = ConflictCounts()
     for result in results:
-        for c in result.conflicts:
-            key = (c.kind, c.message)
-            counts[key] += 1
-            first.setdefault(key, c)
-    return [(first[k], n) for k, n in counts.most_common()]
+        for conflict in result.conflicts:
+            counts.add(conflict)
+    return counts.summary()

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from cardgen.errors import ContentError
 from cardgen.sim.report import build_report, variant_row
-from cardgen.sim.runner import simulate
+from cardgen.sim.runner import simulate_tally
 
 
 def sample_variants(game, engine, *, matches: int,
@@ -19,13 +19,13 @@ def sample_variants(game, engine, *, matches: int,
             rows.append(variant_row(variant, None, f"not played by the engine: {variant.why or ''}"))
             continue
         try:
-            results, seconds = simulate(game, matches=matches, seed=seed, engine=engine,
-                                        variants=(variant.id,))
+            tally, seconds = simulate_tally(game, matches=matches, seed=seed, engine=engine,
+                                          variants=(variant.id,))
         except ContentError as exc:
             rows.append(variant_row(variant, None, "not simulated: " + "; ".join(
                 i.message for i in exc.issues)))
             continue
-        report = build_report(game, results, seconds, bots=["random"], seed=seed,
+        report = build_report(game, tally, seconds, bots=["random"], seed=seed,
                               variants=(variant.id,))
         rows.append(variant_row(variant, report))
         found += [(variant.id, c) for c in report["conflicts"]]
