@@ -33,7 +33,7 @@ def main(argv: list[str] | None = None) -> int:
             print(f"error: {issue}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
-        return _interrupted("interrupted")
+        return _interrupted("interrupted", out)
     except BrokenPipeError:
         # The reader left (`cardgen replay ... | head`): stop quietly, as other command-line tools do.
         import os
@@ -61,11 +61,14 @@ def main(argv: list[str] | None = None) -> int:
             _ignore_ctrl_c()
 
 
-def _interrupted(word: str) -> int:
-    """Ctrl-C: the workers stopped (each removes the file it was writing), one line, exit 130."""
+def _interrupted(word: str, out) -> int:
+    """Ctrl-C: the workers stopped, the files they were writing in `out` removed, one line, 130."""
+    from cardgen.fsutil import remove_orphan_temps
     from cardgen.parallel import stop_workers
 
     stop_workers()
+    if isinstance(out, Path):
+        remove_orphan_temps(out)
     # (on a terminal, below the ^C it echoed, which may end a progress bar)
     print(f"\n{word}" if sys.stderr.isatty() else word, file=sys.stderr)
     # CPython marks a KeyboardInterrupt raised inside exec() of a string (dataclasses make their
@@ -750,7 +753,7 @@ def cmd_watch(args) -> int:
     try:
         watch(folder, args.out, interval=args.interval, say=lambda line: print(line, flush=True))
     except KeyboardInterrupt:
-        return _interrupted("stopped")
+        return _interrupted("stopped", args.out)
     return 0
 
 

@@ -17,6 +17,8 @@ _TEMP = re.compile(r"\..+\.(?P<pid>[0-9]+)-[0-9a-f]{16}\.tmp")
 STALE_SECONDS = 60          # a writer renames its temporary file within moments of making it
 _WRITING: set[Path] = set()     # the temporary files this process is writing now
 _SWEPT: set[Path] = set()       # folders already rid of stale temporary files
+if hasattr(os, "register_at_fork"):     # (a forked child's are its own, never its parent's)
+    os.register_at_fork(after_in_child=_WRITING.clear)
 
 
 def write_atomic(path: Path, data: bytes | str) -> Path:
@@ -54,7 +56,8 @@ def discard_unfinished() -> None:
 def _sweep_stale_temps(folder: Path) -> None:
     """Once per folder and process: remove the temporary files a writer left there when it was
     killed outright (kill -9, a power cut), which no rename will ever claim: those whose process
-    is gone and that have not changed for STALE_SECONDS."""
+    is gone and that have not changed for STALE_SECONDS (a writer elsewhere, in a container
+    sharing the folder, may have a number this machine does not run)."""
     if folder in _SWEPT:
         return
     _SWEPT.add(folder)
@@ -64,12 +67,29 @@ def _sweep_stale_temps(folder: Path) -> None:
         return
     now = time.time()
     for entry in entries:
-        match = _TEMP.fullmatch(entry.name)
-        if match is None or _running(int(match["pid"])):
-            continue
         with contextlib.suppress(OSError):      # (gone already, or not ours to remove)
-            if now - entry.stat(follow_symlinks=False).st_mtime > STALE_SECONDS:
+            if _orphan(entry.name) and now - entry.stat(follow_symlinks=False).st_mtime > STALE_SECONDS:
                 os.unlink(entry.path)
+
+
+def remove_orphan_temps(root: Path, depth: int = 4) -> None:
+    """Remove the temporary files whose writer is gone in `root` and its folders, `depth` deep
+    (cardgen's outputs lie at most three below --out; a --out of ~ is not searched whole): on
+    Ctrl-C, once the workers are stopped (a pool's end outright, in the middle of a write)."""
+    top = len(Path(root).parts)
+    for folder, dirs, files in os.walk(root):
+        if len(Path(folder).parts) - top >= depth:
+            dirs.clear()
+        for name in files:
+            if _orphan(name):
+                with contextlib.suppress(OSError):
+                    os.unlink(os.path.join(folder, name))
+
+
+def _orphan(name: str) -> bool:
+    """Whether `name` is a temporary file of write_atomic's whose writer is not running."""
+    match = _TEMP.fullmatch(name)
+    return match is not None and not _running(int(match["pid"]))
 
 
 def _running(pid: int) -> bool:
@@ -79,7 +99,10 @@ def _running(pid: int) -> bool:
         return False
     except (OSError, OverflowError):    # another user's process (EPERM), or not a process number
         return True
-    return True
+    try:                                # a zombie has ended: it only waits to be reaped
+        return Path(f"/proc/{pid}/stat").read_text().rpartition(")")[2].split()[0] != "Z"
+    except (OSError, IndexError):       # (no /proc: not Linux)
+        return True
 
 
 def read_record(path: Path) -> dict:

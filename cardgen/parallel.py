@@ -3,10 +3,12 @@
 Ctrl-C is the main process's alone to handle. A terminal sends SIGINT to every process of the
 command, workers included: a worker that raised KeyboardInterrupt printed its traceback, and one
 interrupted while holding a pool's queue lock left the pool unable to stop (the command hung
-until a second Ctrl-C). So every forked worker ignores SIGINT from the moment it exists, and the
-main process, on KeyboardInterrupt, stops its workers with SIGTERM (a pool's terminate(), or
-stop_workers()): a worker stopped that way removes the temporary file it was writing
-(fsutil.discard_unfinished), stops its own workers the same way, and ends at once, silently.
+until a second Ctrl-C). So every forked process ignores SIGINT from the moment it exists, and
+the main process, on KeyboardInterrupt, stops its workers with SIGTERM: a pool's, by leaving the
+worker_pool block (they end outright, and the command removes what they were writing,
+fsutil.remove_orphan_temps); any other worker process (the sheets' PDF writers), by
+stop_workers: it removes the temporary file it was writing, stops its own workers the same way
+and ends, silently.
 """
 
 from __future__ import annotations
@@ -59,7 +61,7 @@ def worker_pool(context, processes: int, initializer=None, initargs=()):
     (the command hung), and a worker just forked raised KeyboardInterrupt in its first line."""
     held = _HeldInterrupt()
     try:
-        pool = context.Pool(processes, initializer, initargs)
+        pool = context.Pool(processes, _pool_worker, (initializer, initargs))
     except BaseException:
         held.release()
         raise
@@ -71,6 +73,17 @@ def worker_pool(context, processes: int, initializer=None, initargs=()):
     except BaseException:
         pool.terminate()
         raise
+
+
+def _pool_worker(initializer, initargs) -> None:
+    """First thing in a pool's worker: ignore Ctrl-C (already so when forked), and let SIGTERM
+    end it outright: its pool stops it so, and a handler can miss a signal that comes just as
+    the worker starts waiting on the pool's queue (the pool then waited for it forever)."""
+    as_worker()
+    if sys.platform != "win32":
+        signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    if initializer is not None:
+        initializer(*initargs)
 
 
 class _HeldInterrupt:
@@ -95,30 +108,39 @@ class _HeldInterrupt:
 
 def stop_workers() -> None:
     """Stop the worker processes this one started and has not stopped yet (on Ctrl-C), and wait
-    for them: each removes its temporary file first. A pool's own workers are left to the pool,
-    which stops them when it is left (its terminate() must not find them gone)."""
+    for them: each removes its temporary file first; one still there after STOP_SECONDS is
+    killed. A pool's own workers are left to the pool, which stops them when it is left (its
+    terminate() must not find them gone)."""
     workers = [child for child in multiprocessing.active_children() if not child.daemon]
     for worker in workers:
         worker.terminate()
     for worker in workers:
         worker.join(STOP_SECONDS)
+        if worker.exitcode is None:     # (a signal can come just before it waits on something)
+            worker.kill()
+            worker.join()
 
 
 def _stop_this_worker(signum, frame) -> None:
-    """SIGTERM in a worker: its parent is stopping it (Ctrl-C, or a pool that is done)."""
-    workers = multiprocessing.active_children()
-    for worker in workers:
-        worker.terminate()
-    discard_unfinished()
-    for worker in workers:
-        worker.join(STOP_SECONDS)
-    os._exit(128 + signum)      # (no traceback, no exit handlers waiting on anything)
+    """SIGTERM in a worker: its parent is stopping it (Ctrl-C). It ends
+    here whatever happens: an exception let out of a handler that ran just after the fork, before
+    the worker's own code began, went on to run the parent's code in the worker."""
+    try:
+        # (only its own: just after the fork it still holds the list of its parent's workers)
+        workers = [w for w in multiprocessing.active_children() if w._parent_pid == os.getpid()]
+        for worker in workers:
+            worker.terminate()
+        discard_unfinished()
+        for worker in workers:
+            worker.join(STOP_SECONDS)
+    finally:
+        os._exit(128 + signum)      # (no traceback, no exit handlers waiting on anything)
 
 
 def as_worker() -> None:
     """Make this process a worker: Ctrl-C is its parent's to handle, and SIGTERM stops it. Done
-    in every forked process before any code of its own runs; a spawned worker (Windows, macOS)
-    calls it first thing, from its pool's initializer."""
+    in every forked process before any code of its own runs, and first thing in a pool's worker
+    (a spawned one, on Windows and macOS, is not forked)."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     if sys.platform != "win32":     # (Windows stops a process outright: no signal to handle)
         signal.signal(signal.SIGTERM, _stop_this_worker)

@@ -811,8 +811,7 @@ def test_a_later_build_removes_a_temporary_file_a_killed_writer_left(tmp_path, c
     out = tmp_path / "out"
     cards = out / "tide-runners" / "cards"
     cards.mkdir(parents=True)
-    gone = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True,
-                          text=True).stdout.strip()
+    gone = _a_finished_process()
     left = cards / f".harbour-master.png.{gone}-0123456789abcdef.tmp"     # (kill -9 mid-write)
     live = cards / f".harbour-master.png.{os.getpid()}-0123456789abcdef.tmp"   # (a live writer's)
     for temp in (left, live):
@@ -865,6 +864,30 @@ def test_a_ctrl_c_while_workers_start_stops_them(monkeypatch, tmp_path, command)
         signal.signal(signal.SIGINT, handler)
         for pool in made:
             pool.terminate()
+
+
+def test_ctrl_c_removes_what_a_stopped_worker_was_writing(monkeypatch, capsys, tmp_path):
+    # (a pool's workers end outright when it stops them: their unfinished files stayed in out/)
+    out = tmp_path / "out"
+    cards = out / "tide-runners" / "cards"
+    cards.mkdir(parents=True)
+    gone = _a_finished_process()
+    left = cards / f".harbour-master.png.{gone}-0123456789abcdef.tmp"     # (its writer just stopped)
+    kept = cards / ".notes.tmp"                                            # (not cardgen's)
+
+    def interrupted(args):
+        left.write_bytes(b"half a card")
+        kept.write_text("mine")
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(cli, "cmd_render", interrupted)
+    assert cli.main(["render", str(TIDE), "--out", str(out)]) == 130
+    assert not left.exists() and kept.exists()
+
+
+def _a_finished_process() -> str:
+    return subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True,
+                          text=True).stdout.strip()
 
 # (item 6: streamed matches)
 

@@ -22,7 +22,7 @@ from cardgen.fsutil import read_record, write_atomic
 from cardgen.inputs import face_key
 from cardgen.model import Game
 from cardgen.outputs import remember
-from cardgen.parallel import as_worker, can_fork, can_spawn, first_of_each, worker_pool
+from cardgen.parallel import can_fork, can_spawn, first_of_each, worker_pool
 from cardgen.render.layout import (
     LayoutError,
     Layouts,
@@ -286,7 +286,6 @@ def _init_worker(folder: str, preset) -> None:
     """For spawned workers (no fork): load the game from its folder."""
     from cardgen.model import load_game
 
-    as_worker()         # (a forked worker is one already)
     game = load_game(folder)
     _use(game, _with_preset(load_layouts(game), preset), preset)
 

@@ -21,7 +21,7 @@ from cardgen.engines import load_engine
 from cardgen.engines.base import IllegalAction, RuleConflict, Setup, is_listed
 from cardgen.errors import ContentError, Issue, crash_words
 from cardgen.gamecode import module_file
-from cardgen.parallel import as_worker, worker_pool
+from cardgen.parallel import worker_pool
 from cardgen.sim.bots import RandomBot, make_bot
 from cardgen.sim.tally import ConflictCounts, Tally
 from cardgen.sim.watchdog import ACTION_SECONDS, WATCH, MatchStuck, watch_this_process, watching
@@ -220,7 +220,6 @@ def _init_worker(game, deck_paths: list[str] | None, bot_names: list[str], check
 def _init_pool_worker(game_folder: str | None, deck_paths: list[str] | None, bot_names: list[str],
                       check: bool, match: dict, time_limit: float | None) -> None:
     if game_folder is not None:     # (None: forked from the process that made them)
-        as_worker()                 # (a forked worker is one already)
         _init_worker(game_folder, deck_paths, bot_names, check, match)
     gc.freeze()     # see _loaded_objects_frozen; the worker ends with the pool, so no unfreeze
     watch_this_process(time_limit)
