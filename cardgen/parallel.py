@@ -13,6 +13,7 @@ and ends, silently.
 
 from __future__ import annotations
 
+import math
 import multiprocessing
 import os
 import signal
@@ -23,6 +24,57 @@ from contextlib import contextmanager
 from cardgen.fsutil import discard_unfinished
 
 STOP_SECONDS = 2.0      # how long a stopped worker is waited for (it ends in milliseconds)
+
+
+def usable_cpus() -> int:
+    """The CPUs this process may actually use: those its affinity allows, capped by a cgroup's CPU
+    quota (a container given 1.5 CPUs of a 16-core host gets 2, not 16). os.cpu_count() counts
+    the machine's, so `taskset -c 0 cardgen ...` ran two workers on one CPU, slower than one."""
+    try:
+        cpus = len(os.sched_getaffinity(0))
+    except (AttributeError, OSError):     # (macOS and Windows have no affinity call)
+        cpus = os.cpu_count() or 1
+    quota = _cgroup_quota()
+    if quota is not None:
+        cpus = min(cpus, max(1, math.ceil(quota)))
+    return max(1, cpus)
+
+
+def _cgroup_quota(root: str = "/sys/fs/cgroup") -> float | None:
+    """CPUs' worth of time a cgroup allows this process (cgroup v2 cpu.max, else v1's
+    cfs_quota_us / cfs_period_us), or None: no limit, or not Linux."""
+    for quota_file, period_file in ((_own_cgroup() + "cpu.max", None), ("cpu.max", None),
+                                    ("cpu/cpu.cfs_quota_us", "cpu/cpu.cfs_period_us"),
+                                    ("cpu,cpuacct/cpu.cfs_quota_us", "cpu,cpuacct/cpu.cfs_period_us")):
+        try:
+            fields = _read_text(os.path.join(root, quota_file)).split()
+            if period_file:
+                fields.append(_read_text(os.path.join(root, period_file)).strip())
+        except OSError:
+            continue
+        if len(fields) < 2 or fields[0] in ("max", "-1"):
+            return None
+        try:
+            quota, period = int(fields[0]), int(fields[1])
+        except ValueError:
+            return None
+        return quota / period if quota > 0 and period > 0 else None
+    return None
+
+
+def _own_cgroup() -> str:
+    """This process's cgroup v2 folder under /sys/fs/cgroup ("" for the root, or unknown)."""
+    try:
+        lines = _read_text("/proc/self/cgroup").splitlines()
+    except OSError:
+        return ""
+    own = [line[4:] for line in lines if line.startswith("0::/") and line != "0::/"]
+    return own[0] + "/" if own else ""
+
+
+def _read_text(path: str) -> str:
+    with open(path, encoding="ascii", errors="replace") as file:
+        return file.read()
 
 
 def can_fork() -> bool:

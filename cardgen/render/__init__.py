@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import itertools
 import json
-import os
 import sys
 import time
 from contextlib import contextmanager
@@ -22,7 +21,7 @@ from cardgen.fsutil import read_record, write_atomic
 from cardgen.inputs import face_key
 from cardgen.model import Game
 from cardgen.outputs import remember
-from cardgen.parallel import can_fork, can_spawn, first_of_each, worker_pool
+from cardgen.parallel import can_fork, can_spawn, first_of_each, usable_cpus, worker_pool
 from cardgen.render.layout import (
     LayoutError,
     Layouts,
@@ -189,7 +188,7 @@ def _drawing(job: _Job, jobs: int | None):
     """Draw a job's cards for the block: yields (an iterator of finished chunks, whether workers
     draw them); the workers are stopped when the block is left."""
     tasks, out_dir = job.tasks, str(job.out_dir)
-    jobs = max(1, min(jobs or os.cpu_count() or 1, len(tasks) // 8 or 1))
+    jobs = max(1, min(jobs or usable_cpus(), len(tasks) // 8 or 1))
     if not (can_fork() or can_spawn()):     # inside a worker, or beside other threads: draw here
         jobs = 1
     _keep_freed_memory()

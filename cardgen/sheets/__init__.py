@@ -11,7 +11,6 @@ out/<game>/.sheets-cache.json (faces.py); a file whose inputs have not changed i
 from __future__ import annotations
 
 import multiprocessing
-import os
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -20,7 +19,7 @@ from cardgen import outputs
 from cardgen.errors import ContentError, Issue
 from cardgen.fsutil import write_atomic
 from cardgen.model import Deck, Game
-from cardgen.parallel import can_fork
+from cardgen.parallel import can_fork, usable_cpus
 from cardgen.sheets.geometry import BACK_MODES, PAPERS, impose, max_gap
 from cardgen.sheets.printing import load_target, output_stem, prepare, print_list
 
@@ -122,7 +121,7 @@ def make_sheets_many(targets: list[tuple[Game, Deck | None]], out_root: Path,
     cores (its forms are drawn once, in one process), so the cores are kept busy by working on
     several games at once. Targets of one game share a process, since they share its cache files.
     """
-    jobs = max(1, jobs or os.cpu_count() or 1)
+    jobs = max(1, jobs or usable_cpus())
     by_game: dict[str, list[int]] = {}
     for i, (game, _deck) in enumerate(targets):
         by_game.setdefault(str(game.folder.resolve()), []).append(i)

@@ -11,7 +11,6 @@ from __future__ import annotations
 import contextlib
 import json
 import multiprocessing
-import os
 from dataclasses import fields as dc_fields
 from operator import attrgetter
 from pathlib import Path
@@ -20,7 +19,7 @@ from cardgen.errors import ContentError, Issue
 from cardgen.fsutil import read_record, write_atomic
 from cardgen.inputs import DRAWING_CODE, code_digest, face_key
 from cardgen.model import Card
-from cardgen.parallel import can_fork, first_of_each, worker_pool
+from cardgen.parallel import can_fork, first_of_each, usable_cpus, worker_pool
 from cardgen.render.display import Ellipse, Face, Line, Picture, Polygon, Rect, Run
 from cardgen.render.layout import (
     LayoutError,
@@ -91,7 +90,7 @@ REFERENCE = "reference"   # a task (REFERENCE, name) lays out a player aid; a pl
 def _layout_many(layouts: Layouts, names: list[str], jobs: int | None, extra: list[tuple[str, str]] = ()):
     """[(task, Face or Issue)] for the cards `names` and the `extra` tasks, on up to `jobs` cores."""
     tasks = [*names, *extra]
-    workers = min(jobs or os.cpu_count() or 1, max(1, len(names) // (PARALLEL_FROM // 2)))
+    workers = min(jobs or usable_cpus(), max(1, len(names) // (PARALLEL_FROM // 2)))
     if len(names) < PARALLEL_FROM or workers < 2 or not can_fork():
         return [_one(layouts, task) for task in tasks]
     compile_templates(layouts)          # once, before the workers fork

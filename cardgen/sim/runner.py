@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import gc
 import hashlib
-import os
 import random
 import sys
 import time
@@ -21,7 +20,7 @@ from cardgen.engines import load_engine
 from cardgen.engines.base import IllegalAction, RuleConflict, Setup, is_listed
 from cardgen.errors import ContentError, Issue, crash_words
 from cardgen.gamecode import module_file
-from cardgen.parallel import worker_pool
+from cardgen.parallel import usable_cpus, worker_pool
 from cardgen.sim.bots import RandomBot, make_bot
 from cardgen.sim.tally import ConflictCounts, Tally
 from cardgen.sim.watchdog import ACTION_SECONDS, WATCH, MatchStuck, watch_this_process, watching
@@ -312,7 +311,7 @@ def play_matches(game, play_chunk, take, *, matches: int, seed: int = 1, jobs: i
     loaded it already."""
     bots = bots or ["random"]
     match = {"players": players, "variants": tuple(variants)}
-    jobs = max(1, jobs or os.cpu_count() or 1)
+    jobs = max(1, jobs or usable_cpus())
     start = time.perf_counter()
     # The engine and its matchups are made here first, with the caller's game, so that a mistake in
     # them is one error before any match (a pool worker whose set-up fails is started again, forever).
