@@ -44,6 +44,8 @@ COMMANDS = [
     ("aids", ["aids", "amiibart"], 0.4, 1.8, "interrupted"),
     ("simulate", ["simulate", "amiibart", "--matches", "20000", "--jobs", "2"], 0.4, 5.0, "interrupted"),
     ("build", ["build", "tests/data/tide-runners"], 0.4, 3.4, "interrupted"),
+    # several games: their stages run side by side, each in a process of its own
+    ("build games", ["build", "dojo-duel", "combo-fighter"], 0.4, 12.0, "interrupted"),
     ("watch", ["watch", "tests/data/tide-runners"], 0.4, 4.0, "stopped"),
 ]
 

@@ -13,6 +13,8 @@ for card faces and sheets, an engine for sample matches) and says why when it is
 
 from __future__ import annotations
 
+import contextlib
+import importlib
 import json
 import sys
 import time
@@ -64,18 +66,41 @@ class GameBuild:
 
 
 def build_games(refs: list[str] | None, out_root: Path, stages=STAGES, progress: bool = False,
-                log: Callable[[str], None] | None = None) -> list[GameBuild]:
-    return [build_game(ref, out_root, stages, progress, log) for ref in (refs or bundled_game_ids())]
+                log: Callable[[str], None] | None = None,
+                finished: Callable[[GameBuild], None] | None = None,
+                jobs: int | None = None) -> list[GameBuild]:
+    """Build several games: their stages are tasks over the CPUs this process may use, `jobs`
+    at most (cardgen.schedule), side by side across games. `log` gets each game's lines (its
+    name, then one line a stage) in the games' order, and `finished` each game's result once
+    its stages are done, in the same order."""
+    refs = refs or bundled_game_ids()
+    builds = [GameBuild(ref) for ref in refs]
+    lines = _InOrder(builds, log, finished)
+    for i, result in enumerate(builds):
+        lines.say(i, f"{result.ref}:")
+        _check(result, out_root, lambda line, i=i: lines.say(i, line))
+    _run_stages(builds, out_root, stages, progress, jobs, lines)
+    return builds
 
 
 def build_game(ref: str, out_root: Path, stages=STAGES, progress: bool = False,
-               log: Callable[[str], None] | None = None) -> GameBuild:
+               log: Callable[[str], None] | None = None, jobs: int | None = None) -> GameBuild:
+    """Build one game (`cardgen watch`): `log` gets a line as each stage ends."""
     result = GameBuild(ref)
+    lines = _InOrder([result], log, None)
+    _check(result, out_root, lambda line: lines.say(0, line))
+    _run_stages([result], out_root, stages, progress, jobs, lines)
+    return result
+
+
+def _check(result: GameBuild, out_root: Path, log: Callable[[str], None]) -> None:
+    """The check stage, here before any other: load the game, validate its sample decks and
+    write report.txt and report.json. A game that does not load gets its errors instead."""
     try:
-        result.game = load_game(ref)
+        result.game = load_game(result.ref)
     except ContentError as exc:
         result.errors = exc.issues
-        return result
+        return
     game = result.game
     out_dir = out_root / game.id
     result.decks = validate_decks(sorted((game.folder / "decks").glob("*.yaml")))
@@ -83,31 +108,116 @@ def build_game(ref: str, out_root: Path, stages=STAGES, progress: bool = False,
     result.written.append(write_atomic(out_dir / "report.json",
                                        json.dumps(report_data(game, result.decks), indent=2,
                                                   ensure_ascii=False)))
-    if log:
-        legal = sum(d.legal for d in result.decks)
-        log(f"  check     {len(game.cards)} cards, {legal}/{len(result.decks)} sample decks legal")
-    for name in stages:
-        if name == "check":
+    legal = sum(d.legal for d in result.decks)
+    log(f"  check     {len(game.cards)} cards, {legal}/{len(result.decks)} sample decks legal")
+
+
+def _run_stages(builds: list[GameBuild], out_root: Path, stages, progress: bool, jobs: int | None,
+                lines: _InOrder) -> None:
+    """Every stage of every loaded game, each stage's parts as tasks (cardgen.schedule): a stage
+    waits for the stages whose outputs it reads; the rest run side by side."""
+    from cardgen.schedule import Task, run_tasks
+
+    wanted = [STAGE_PLAN[name] for name in stages if name in STAGE_PLAN]
+    tasks = []
+    for i, result in enumerate(builds):
+        if result.game is None:
             continue
-        start = time.perf_counter()
-        try:
-            with own_code_errors():            # (a game's own code failing outside a match)
-                stage = _STAGES[name](game, out_root, progress)
-        except ContentError as exc:
-            stage = StageResult(name, False, f"{len(exc.issues)} errors", errors=exc.issues)
-        stage.seconds = time.perf_counter() - start
-        result.stages.append(stage)
-        if log:
-            log(f"  {name:9} {stage.summary} ({stage.seconds:.1f}s)")
-    return result
+        cards = len(result.game.cards)
+        for stage in wanted:
+            after = tuple((i, dep, k) for dep in stage.after if dep in stages
+                          for k in range(len(STAGE_PLAN[dep].parts)))
+            tasks += [Task((i, stage.name, j), _run_part, (part, stage.name, result.game, out_root, progress),
+                           after=after, seconds=part.seconds(cards), widest=stage.widest,
+                           label=f"the {stage.name} stage of {result.game.id}")
+                      for j, part in enumerate(stage.parts)]
+    for module in {module for stage in wanted for module in stage.imports}:
+        _preload(module)        # once here, not once in each task's process
+    parts_done: dict = {}
+    stages_done: dict[int, dict[str, StageResult]] = {}
+
+    def part_done(task, part_result: StageResult) -> None:
+        i, name, j = task.key
+        parts_done.setdefault((i, name), {})[j] = part_result
+        if len(parts_done[i, name]) < len(STAGE_PLAN[name].parts):
+            return
+        done = stages_done.setdefault(i, {})
+        done[name] = _merge(name, [part_result for _j, part_result in sorted(parts_done[i, name].items())])
+        # each line once the stages before it (in STAGES order) have theirs
+        while len(builds[i].stages) < len(wanted) and wanted[len(builds[i].stages)].name in done:
+            stage = done[wanted[len(builds[i].stages)].name]
+            builds[i].stages.append(stage)
+            lines.say(i, f"  {stage.name:9} {stage.summary} ({stage.seconds:.1f}s)")
+        if len(builds[i].stages) == len(wanted):
+            lines.done(i)
+
+    for i, result in enumerate(builds):
+        if result.game is None or not wanted:
+            lines.done(i)
+    run_tasks(tasks, jobs, done=part_done)
 
 
-def _stage_cards(game: Game, out_root: Path, progress: bool) -> StageResult:
+def _run_part(jobs: int | None, part: Part, name: str, game: Game, out_root: Path,
+              progress: bool) -> StageResult:
+    """One part of a stage, in a task's process (jobs: the processes it may use) or here, one
+    after another (jobs None: every CPU, and progress bars)."""
+    start = time.perf_counter()
+    try:
+        with own_code_errors():            # (a game's own code failing outside a match)
+            stage = part.run(game, out_root, jobs, progress and jobs is None)
+    except ContentError as exc:
+        stage = StageResult(name, False, f"{len(exc.issues)} errors", errors=exc.issues)
+    stage.seconds = time.perf_counter() - start
+    return stage
+
+
+def _merge(name: str, parts: list[StageResult]) -> StageResult:
+    """A stage's result from its parts' (in order)."""
+    if len(parts) == 1:
+        return parts[0]
+    return StageResult(name, all(p.ok for p in parts), ", ".join(p.summary for p in parts),
+                       seconds=sum(p.seconds for p in parts),
+                       errors=[e for p in parts for e in p.errors], findings=any(p.findings for p in parts))
+
+
+def _preload(module: str) -> None:
+    with contextlib.suppress(ImportError):      # (the stage says itself that it is not available)
+        importlib.import_module(module)
+
+
+class _InOrder:
+    """Each game's lines and its result, given out in the games' order, a later game's held
+    until the games before it are done: a build's output reads the same however its tasks
+    interleaved."""
+
+    def __init__(self, builds: list[GameBuild], log, finished):
+        self.builds, self.log, self.finished = builds, log, finished
+        self.held: dict[int, list[str]] = {}
+        self.ended: set[int] = set()
+        self.current = 0
+
+    def say(self, i: int, line: str) -> None:
+        if i != self.current:
+            self.held.setdefault(i, []).append(line)
+        elif self.log:
+            self.log(line)
+
+    def done(self, i: int) -> None:
+        self.ended.add(i)
+        while self.current in self.ended:
+            if self.finished:
+                self.finished(self.builds[self.current])
+            self.current += 1
+            for line in self.held.pop(self.current, []):
+                self.say(self.current, line)
+
+
+def _stage_cards(game: Game, out_root: Path, jobs: int | None, progress: bool) -> StageResult:
     if not (game.folder / "layouts.yaml").is_file():
         return StageResult("cards", True, "skipped: no layouts.yaml")
     from cardgen.render import render_game
 
-    rendered = render_game(game, out_root, progress=progress)
+    rendered = render_game(game, out_root, progress=progress, jobs=jobs)
     summary = f"{len(rendered.written)} drawn, {rendered.skipped} unchanged"
     if rendered.errors:
         return StageResult("cards", False, f"{summary}, {len(rendered.errors)} failed",
@@ -115,7 +225,7 @@ def _stage_cards(game: Game, out_root: Path, progress: bool) -> StageResult:
     return StageResult("cards", True, summary)
 
 
-def _stage_sheets(game: Game, out_root: Path, progress: bool) -> StageResult:
+def _stage_sheets(game: Game, out_root: Path, jobs: int | None, progress: bool) -> StageResult:
     if not (game.folder / "layouts.yaml").is_file():
         return StageResult("sheets", True, "skipped: no layouts.yaml")
     try:
@@ -123,28 +233,36 @@ def _stage_sheets(game: Game, out_root: Path, progress: bool) -> StageResult:
     except ImportError:
         return StageResult("sheets", True, "skipped: proxy sheets not available")
 
-    paths = build_sheets(game, out_root / game.id)
+    paths = build_sheets(game, out_root / game.id, jobs=jobs)
     return StageResult("sheets", True, ", ".join(p.name for p in paths) or "nothing to write")
 
 
-def _stage_site(game: Game, out_root: Path, progress: bool) -> StageResult:
+def _stage_site(game: Game, out_root: Path, jobs: int | None, progress: bool) -> StageResult:
     from cardgen.site import build_site
 
     written = build_site(game, out_root / game.id)
     return StageResult("site", True, f"site/index.html, {len(written)} files")
 
 
-def _stage_rulebook(game: Game, out_root: Path, progress: bool) -> StageResult:
+def _stage_book(game: Game, out_root: Path, jobs: int | None, progress: bool) -> StageResult:
     try:
-        from cardgen.publish import publish_game
+        from cardgen.publish import build_rulebook
     except ImportError:
         return StageResult("rulebook", True, "skipped: publishing not available")
 
-    paths = publish_game(game, out_root / game.id)
-    return StageResult("rulebook", True, ", ".join(p.name for p in paths))
+    return StageResult("rulebook", True, build_rulebook(game, out_root / game.id).path.name)
 
 
-def _stage_matches(game: Game, out_root: Path, progress: bool) -> StageResult:
+def _stage_aids(game: Game, out_root: Path, jobs: int | None, progress: bool) -> StageResult:
+    try:
+        from cardgen.publish import build_aids
+    except ImportError:
+        return StageResult("rulebook", True, "skipped: publishing not available")
+
+    return StageResult("rulebook", True, build_aids(game, out_root / game.id).path.name)
+
+
+def _stage_matches(game: Game, out_root: Path, jobs: int | None, progress: bool) -> StageResult:
     from cardgen.engines import has_engine, load_engine
 
     if not has_engine(game):
@@ -167,10 +285,12 @@ def _stage_matches(game: Game, out_root: Path, progress: bool) -> StageResult:
     from cardgen.sim.variants import sample_variants
 
     engine = load_engine(game)
-    results, seconds = simulate(game, matches=SAMPLE_MATCHES, seed=1, progress=progress, engine=engine)
+    results, seconds = simulate(game, matches=SAMPLE_MATCHES, seed=1, progress=progress, engine=engine,
+                                jobs=jobs)
     report = build_report(game, results, seconds, static=static_conflicts(engine), bots=["random"], seed=1,
                           pool=card_pool(engine))
-    report["variants"], variant_conflicts = sample_variants(game, engine, matches=SAMPLE_VARIANT_MATCHES)
+    report["variants"], variant_conflicts = sample_variants(game, engine, matches=SAMPLE_VARIANT_MATCHES,
+                                                            jobs=jobs)
     write_atomic(out / "simulation.json", json.dumps(report, indent=2, ensure_ascii=False) + "\n")
     write_atomic(out / "simulation.html", format_html(report))
     conflicts = report["conflicts"]
@@ -207,8 +327,40 @@ def _conflict_issue(game_id: str, c: dict, variant: str | None = None) -> Issue:
 MATCHES_RECORD = ".matches.json"     # the key of the last sample matches, their summary and findings
 
 
-_STAGES = {"cards": _stage_cards, "sheets": _stage_sheets, "site": _stage_site, "rulebook": _stage_rulebook,
-           "matches": _stage_matches}
+@dataclass(frozen=True)
+class Part:
+    """A piece of a stage that runs as a task of its own: run(game, out_root, jobs, progress),
+    and its estimated seconds for a game of n distinct cards (rough, from the bundled games:
+    they only decide which task starts first)."""
+
+    run: Callable[[Game, Path, int | None, bool], StageResult]
+    base: float
+    per_card: float = 0.0
+
+    def seconds(self, cards: int) -> float:
+        return self.base + self.per_card * cards
+
+
+@dataclass(frozen=True)
+class Stage:
+    name: str
+    parts: tuple[Part, ...]
+    after: tuple[str, ...] = ()     # stages whose outputs it reads (site and TTS: the card PNGs)
+    widest: int = 1                 # processes each part can use
+    imports: tuple[str, ...] = ()   # loaded before the tasks fork, so that each need not
+
+
+MANY = 64       # (a stage that spreads its own work over as many processes as it is given)
+STAGE_PLAN = {stage.name: stage for stage in (
+    Stage("cards", (Part(_stage_cards, 0.1, 0.008),), widest=MANY, imports=("cardgen.render.paint_png",)),
+    Stage("sheets", (Part(_stage_sheets, 0.3, 0.025),), after=("cards",), widest=MANY,
+          imports=("cardgen.sheets", "cardgen.sheets.tts")),
+    Stage("site", (Part(_stage_site, 0.2, 0.015),), after=("cards",), imports=("cardgen.site",)),
+    Stage("rulebook", (Part(_stage_book, 2.5), Part(_stage_aids, 1.2)),
+          imports=("cardgen.publish", "weasyprint")),
+    Stage("matches", (Part(_stage_matches, 1.0),), widest=MANY,
+          imports=("cardgen.sim.runner", "cardgen.engines")),
+)}
 
 
 def report_data(game: Game, decks: list[DeckReport]) -> dict:

@@ -98,6 +98,9 @@ def _at_least_one(text: str) -> int:
     return value
 
 
+JOBS_HELP = "processes at most (default: as many as the CPUs this process may use)"
+
+
 def _jobs(text: str) -> int:
     """--jobs: 1 to four processes a core (more only adds memory and start-up time)."""
     import os
@@ -131,6 +134,7 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--out", type=Path, default=Path("out"), help="output folder (default: out)")
     p.add_argument("--only", nargs="+", choices=["cards", "sheets", "site", "rulebook", "matches"],
                    help="run only these stages after the check (default: all)")
+    p.add_argument("--jobs", type=_jobs, default=None, help=JOBS_HELP)
     p.set_defaults(func=cmd_build)
 
     p = sub.add_parser("info", help="load a game and summarise it (or list its content errors)")
@@ -150,7 +154,7 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--preset", choices=["tgc", "mpc", "dtc"], default=None,
                    help="print shop: tgc (The Game Crafter, default), mpc (MakePlayingCards), "
                         "dtc (DriveThruCards)")
-    p.add_argument("--jobs", type=_jobs, default=None, help="processes (default: every core)")
+    p.add_argument("--jobs", type=_jobs, default=None, help=JOBS_HELP)
     p.add_argument("--no-cache", action="store_true", help="redraw every card")
     p.add_argument("--out", type=Path, default=Path("out"))
     p.set_defaults(func=cmd_render)
@@ -201,7 +205,7 @@ def _parser() -> argparse.ArgumentParser:
                         "(checked first, as `cardgen validate` checks them)")
     p.add_argument("--matches", type=_at_least_one, default=1000)
     p.add_argument("--seed", type=int, default=1, help="first match seed (match i uses seed+i)")
-    p.add_argument("--jobs", type=_jobs, default=None, help="processes (default: every core)")
+    p.add_argument("--jobs", type=_jobs, default=None, help=JOBS_HELP)
     p.add_argument("--bots", default="random", help="bot per seat, comma-separated, e.g. random,greedy")
     _match_options(p)
     p.add_argument("--no-invariants", action="store_true", help="skip the per-step invariant checks")
@@ -297,24 +301,22 @@ def cmd_validate(args) -> int:
 def cmd_build(args) -> int:
     from cardgen.build import STAGES, build_games, print_stage_errors
 
-    stages = STAGES if not args.only else ("check", *[s for s in STAGES if s in args.only])
-    results = []
-    for ref in args.games or _bundled():
-        print(f"{ref}:", flush=True)
-        result = build_games([ref], args.out, stages, progress=sys.stderr.isatty(),
-                             log=lambda line: print(line, flush=True))[0]
-        results.append(result)
+    def show_problems(result) -> None:
         if result.errors:
             print("  cannot load", file=sys.stderr)
             for issue in result.errors:
                 print(f"  error: {issue}", file=sys.stderr)
-            continue
+            return
         for deck in result.decks:
             for p in deck.problems:
                 print(f"  {display_path(deck.path)}:{p.line}: {p.rule}: {p.message}")
             for issue in deck.errors:
                 print(f"  error: {issue}", file=sys.stderr)
         print_stage_errors(result)
+
+    stages = STAGES if not args.only else ("check", *[s for s in STAGES if s in args.only])
+    results = build_games(args.games or _bundled(), args.out, stages, progress=sys.stderr.isatty(),
+                          log=lambda line: print(line, flush=True), finished=show_problems, jobs=args.jobs)
     print(f"output in {display_path(args.out)}/")
     if any(r.needs_fixing for r in results):
         return 2

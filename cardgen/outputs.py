@@ -16,6 +16,8 @@ out/<game>/ are left alone.
 from __future__ import annotations
 
 import json
+import os
+from contextlib import contextmanager
 from pathlib import Path, PurePosixPath
 
 from cardgen.fsutil import write_atomic
@@ -33,6 +35,12 @@ def remember(game: Game, root: Path, scopes: dict[str, list[Path]], deck: Path |
     before this record existed (a cache of an older cardgen lists them), taken as its record when it
     has none. Returns the files removed."""
     root = Path(root)
+    with _locked(root):
+        return _remember(game, root, scopes, deck, complete, earlier)
+
+
+def _remember(game: Game, root: Path, scopes: dict[str, list[Path]], deck: Path | None,
+              complete: bool, earlier: dict[str, list[Path]] | None) -> list[Path]:
     record = _read(root)
     before = json.dumps(record, sort_keys=True)
     owner = _deck_ref(game, deck) if deck is not None else None
@@ -60,6 +68,26 @@ def remember(game: Game, root: Path, scopes: dict[str, list[Path]], deck: Path |
         write_atomic(root / RECORD, json.dumps({"format": FORMAT, "scopes": record}, indent=1,
                                                ensure_ascii=False, sort_keys=True) + "\n")
     return removed
+
+
+@contextmanager
+def _locked(root: Path):
+    """The record to this process alone for the block: `cardgen build` runs a game's stages in
+    several processes at once, and two read-modify-writes of the record at once lost one's files
+    (never removed when their card went). An advisory lock on out/<game> itself, so that no lock
+    file is left behind; where there is no flock (Windows), stages do not run side by side."""
+    try:
+        import fcntl
+    except ImportError:
+        yield
+        return
+    root.mkdir(parents=True, exist_ok=True)
+    folder = os.open(root, os.O_RDONLY)
+    try:
+        fcntl.flock(folder, fcntl.LOCK_EX)
+        yield
+    finally:
+        os.close(folder)        # (closing it releases the lock)
 
 
 def _read(root: Path) -> dict[str, dict]:

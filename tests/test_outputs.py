@@ -170,3 +170,38 @@ def test_the_first_build_with_the_record_removes_pngs_an_older_cardgen_left(tmp_
     assert build_game(str(folder), tmp_path / "out", ("check", "cards")).ok
     assert not (out / "cards" / "sea-fog.png").exists() and not (out / "backs" / "fog.png").exists()
     assert (out / "cards" / "my-own-art.png").is_file() and (out / "cards" / "wick-runner.png").is_file()
+
+
+def test_stages_recording_at_once_keep_each_others_files(tmp_path, monkeypatch):
+    """`cardgen build` runs a game's stages in several processes: one recording its files while
+    another is halfway through recording its own must not lose them."""
+    import multiprocessing
+    import time
+
+    from cardgen import outputs
+
+    game = load_game(_game(tmp_path))
+    out = tmp_path / "out"
+    (out / "site").mkdir(parents=True)
+    (out / "site" / "index.html").write_text("site")
+    (out / "cards").mkdir()
+    (out / "cards" / "a.png").write_text("png")
+    started = multiprocessing.get_context("fork").Event()
+
+    def slow_read(root):            # the cards stage reads the record, then takes its time
+        record = real_read(root)
+        started.set()
+        time.sleep(0.5)
+        return record
+
+    real_read = outputs._read
+    cards = multiprocessing.get_context("fork").Process(
+        target=lambda: (monkeypatch.setattr(outputs, "_read", slow_read),
+                        remember(game, out, {"cards": [out / "cards" / "a.png"]})))
+    cards.start()
+    assert started.wait(20)
+    remember(game, out, {"site": [out / "site" / "index.html"]})       # meanwhile, the site stage
+    cards.join(20)
+    assert cards.exitcode == 0
+    scopes = json.loads((out / RECORD).read_text())["scopes"]
+    assert scopes == {"cards": {"files": ["cards/a.png"]}, "site": {"files": ["site/index.html"]}}

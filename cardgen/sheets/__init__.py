@@ -90,7 +90,7 @@ def make_sheets(game: Game, out_dir: Path, deck: Deck | None = None,
         # the cards are drawn once as forms and each paper finished in a forked copy of the
         # document: that saves drawing them again even when only one core is ours
         if len(todo) > 1 and distinct >= PARALLEL_FROM and can_fork():
-            _write_forked(load, options, [docs[i] for i in todo])
+            _write_forked(load, options, [docs[i] for i in todo], jobs)
         else:
             for i in todo:
                 _write_doc(load, options, docs[i])
@@ -206,18 +206,23 @@ def _write_doc(load, options: SheetOptions, doc, started=None) -> Path:
     return write_atomic(path, sheets_pdf(load, imp, options.backs, options.offset, started))
 
 
-def _write_forked(load, options: SheetOptions, docs) -> None:
-    """Draw the cards once, then finish each PDF in a forked copy of that document, in parallel."""
+def _write_forked(load, options: SheetOptions, docs, jobs: int | None) -> None:
+    """Draw the cards once, then finish each PDF in a forked copy of that document, `jobs`
+    (default: every CPU this process may use) at a time."""
     from cardgen.sheets.pdf import start
 
     started = start(load, options.backs != "none")
     context = multiprocessing.get_context("fork")
-    workers = [context.Process(target=_write_doc, args=(load, options, doc, started)) for doc in docs]
-    for worker in workers:
-        worker.start()
-    for worker in workers:
-        worker.join()
-    failed = [doc[0].name for doc, worker in zip(docs, workers, strict=True) if worker.exitcode]
+    at_once = max(1, jobs or usable_cpus())
+    failed = []
+    for first in range(0, len(docs), at_once):
+        batch = docs[first:first + at_once]
+        workers = [context.Process(target=_write_doc, args=(load, options, doc, started)) for doc in batch]
+        for worker in workers:
+            worker.start()
+        for worker in workers:
+            worker.join()
+        failed += [doc[0].name for doc, worker in zip(batch, workers, strict=True) if worker.exitcode]
     if failed:
         raise RuntimeError(f"writing {', '.join(failed)} failed (see the error above)")
 
@@ -239,16 +244,17 @@ def _describe(imp, count: int, options: SheetOptions) -> str:
     return text
 
 
-def build_sheets(game: Game, out_dir: Path) -> list[Path]:
+def build_sheets(game: Game, out_dir: Path, jobs: int | None = None) -> list[Path]:
     """For `cardgen build`: the whole set's proxy sheets on Letter and A4 (long-edge duplex backs)
     in `out_dir` (out/<game>), and its Tabletop Simulator deck in out_dir/tts (from the card PNGs
     `cardgen render` left there when they are current). Files whose inputs have not changed are
-    not rewritten. A game without a layouts.yaml has no card faces yet: returns []."""
+    not rewritten. A game without a layouts.yaml has no card faces yet: returns []. `jobs`: the
+    processes it may use (default: every CPU this process may use)."""
     if not (game.folder / "layouts.yaml").is_file():
         return []
     from cardgen.sheets.tts import export_tts
 
     out_dir = Path(out_dir)
-    paths = make_sheets(game, out_dir)
+    paths = make_sheets(game, out_dir, jobs=jobs)
     tts = export_tts(game, out_dir / "tts", cache=out_dir / CACHE_NAME, rendered=out_dir)
     return paths + tts.images + [tts.json_path]

@@ -8,8 +8,8 @@ from cardgen.sim.report import build_report, variant_row
 from cardgen.sim.runner import simulate_tally
 
 
-def sample_variants(game, engine, *, matches: int,
-                    seed: int = 1) -> tuple[list[dict], list[tuple[str, dict]]]:
+def sample_variants(game, engine, *, matches: int, seed: int = 1,
+                    jobs: int | None = None) -> tuple[list[dict], list[tuple[str, dict]]]:
     """(rows for the report's "by variant" table, [(variant id, conflict)] found by them).
     A variant the box's sample decks cannot set up (a team game needing more decks, say) gets a
     row saying why instead of figures."""
@@ -20,7 +20,7 @@ def sample_variants(game, engine, *, matches: int,
             continue
         try:
             tally, seconds = simulate_tally(game, matches=matches, seed=seed, engine=engine,
-                                          variants=(variant.id,))
+                                          variants=(variant.id,), jobs=jobs)
         except ContentError as exc:
             rows.append(variant_row(variant, None, "not simulated: " + "; ".join(
                 i.message for i in exc.issues)))
