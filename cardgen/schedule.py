@@ -37,6 +37,7 @@ class Task:
     seconds: float = 1.0                # estimated, to start the longest chains first
     widest: int = 1                     # the most processes it can use
     label: str = ""                     # what it is, for messages (default: its key)
+    before: Callable | None = None      # run here just before it starts (imports its process inherits)
 
 
 class TaskCrashed(RuntimeError):
@@ -121,6 +122,8 @@ def _order(tasks: list[Task]) -> list[Task]:
 def _run_here(tasks: list[Task], done) -> dict:
     results = {}
     for task in _order(tasks):
+        if task.before:
+            task.before()
         results[task.key] = task.run(None, *task.args)
         if done:
             done(task, results[task.key])
@@ -172,6 +175,8 @@ class _Runner:
             self._start(task, 1 + extra)
 
     def _start(self, task: Task, jobs: int) -> None:
+        if task.before:
+            task.before()
         reader, writer = multiprocessing.Pipe(duplex=False)
         process = multiprocessing.get_context("fork").Process(
             target=_in_worker, args=(writer, task.run, jobs, task.args), name=f"cardgen {task.key}")

@@ -119,3 +119,15 @@ def test_with_one_cpu_tasks_run_here_in_order():
     pids = run_tasks([Task("a", lambda jobs: (os.getpid(), jobs)), Task("b", lambda jobs: (os.getpid(), jobs),
                                                                           after=("a",))], cpus=1)
     assert pids == {"a": (os.getpid(), None), "b": (os.getpid(), None)}
+
+
+def test_what_a_task_loads_first_is_loaded_here_once_and_inherited():
+    loaded = []
+
+    def load():
+        if not loaded:
+            loaded.append(os.getpid())
+
+    results = run_tasks([Task(i, lambda jobs: list(loaded), before=load) for i in range(3)], cpus=2)
+    assert loaded == [os.getpid()]
+    assert all(seen == [os.getpid()] for seen in results.values())
