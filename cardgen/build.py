@@ -137,6 +137,9 @@ def _run_stages(builds: list[GameBuild], out_root: Path, stages, progress: bool,
     def part_done(task, part_result: StageResult) -> None:
         i, name, j = task.key
         parts_done.setdefault((i, name), {})[j] = part_result
+        if progress:
+            count = sum(map(len, parts_done.values()))
+            lines.status(f"  {count}/{len(tasks)} tasks done" if count < len(tasks) else "")
         if len(parts_done[i, name]) < len(STAGE_PLAN[name].parts):
             return
         done = stages_done.setdefault(i, {})
@@ -201,7 +204,18 @@ class _InOrder:
         if i != self.current:
             self.held.setdefault(i, []).append(line)
         elif self.log:
+            shown = self.shown
+            self.status("")
             self.log(line)
+            self.status(shown)
+
+    shown = ""
+
+    def status(self, text: str) -> None:
+        """A line on the terminal (stderr) that the next says how far the build is."""
+        if text or self.shown:
+            print(f"\r\033[K{text}", end="", file=sys.stderr, flush=True)
+        self.shown = text
 
     def done(self, i: int) -> None:
         self.ended.add(i)
