@@ -168,7 +168,7 @@ def speedup_over_one_job(runs: Runs, tree: Tree, trees: list[Tree]) -> float | N
 
 
 def wall_against_first(runs: Runs, tree: Tree, trees: list[Tree]) -> float | None:
-    return paired_ratio(find(runs, tree, None), find(runs, trees[0], None)) if len(trees) > 1 else None
+    return None if tree == trees[0] else paired_ratio(find(runs, tree, None), find(runs, trees[0], None))
 
 
 def of_default(field: str) -> Callable[[Runs, Tree, list[Tree]], float]:
