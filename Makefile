@@ -28,8 +28,11 @@ browser:
 mindeps: $(STAMP)
 	$(BIN)/python bench/mindeps.py
 
+# whole_process.py: build and render as whole commands, medians of alternating runs (some 5 min);
+# with --tree DIR it runs another checkout beside this one, e.g. the code before a change.
 bench: $(STAMP)
 	$(BIN)/python bench/validate_cold.py
+	$(BIN)/python bench/whole_process.py
 	$(BIN)/python bench/render_and_sheets.py
 	$(BIN)/python bench/simulate.py
 	$(BIN)/python bench/publish.py
