@@ -173,7 +173,8 @@ def test_without_isal_cards_and_sheets_are_deflated_by_zlib(tmp_path):
             "assert paint_png._deflate is zlib, paint_png._deflate\n"
             "from cardgen.cli import main\n"
             # (--jobs 1: the stages run in this process, whose modules are looked at below)
-            "code = main(['build', 'dojo-duel', '--only', 'cards', 'sheets', '--jobs', '1', '--out', sys.argv[1]])\n"
+            "code = main(['build', 'dojo-duel', '--only', 'cards', 'sheets', '--jobs', '1',\n"
+            "             '--out', sys.argv[1]])\n"
             "from reportlab.pdfbase import pdfdoc\n"
             "assert pdfdoc.PDFZCompress._cardgen_fast\n"
             "assert 'isal' not in {m.split('.')[0] for m, v in sys.modules.items() if v is not None}\n"
