@@ -17,6 +17,19 @@ ROOT = Path(__file__).resolve().parent.parent
 THREAD_END_SECONDS = 30     # how long a thread a test started is given to end after the test
 
 
+def pytest_addoption(parser):
+    parser.addoption("--mindeps", action="store_true",
+                     help="also install cardgen at its dependency floors and build with it "
+                          "(bench/mindeps.py, some 20 s; make test does)")
+
+
+def pytest_collection_modifyitems(items):
+    """Tests marked `early` first: each is long, and under xdist it then runs on one worker while
+    the others take the rest, not alone at the end (--dist loadgroup sends the groups of several
+    tests first, then single tests in this order)."""
+    items.sort(key=lambda item: item.get_closest_marker("early") is None)
+
+
 @pytest.hookimpl(optionalhook=True, tryfirst=True)
 def pytest_xdist_auto_num_workers(config) -> int | None:
     """`-n auto`: one worker per CPU this process may use (xdist counts the machine's physical
