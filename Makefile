@@ -10,10 +10,13 @@ STAMP := $(VENV)/.installed
 build: $(STAMP)
 	$(BIN)/cardgen build
 
+# The tests run on every CPU this process may use (one xdist worker each, tests/conftest.py); a
+# module whose tests share something built once is one group, for one worker. The dependency
+# floors' check (bench/mindeps.py, --mindeps) is one of the tests: it runs on one worker while the
+# others take the rest, and pytest's summary stays the last line.
 test: $(STAMP) browser
 	$(BIN)/ruff check --output-format concise cardgen tests bench content templates/new-game/engine.py
-	$(BIN)/python bench/mindeps.py
-	$(BIN)/python -m pytest
+	$(BIN)/python -m pytest -n auto --dist loadgroup --mindeps
 
 # The card database is tested in a real browser: Debian's chromium, driven by Playwright.
 # Installing it needs root (as on CI); elsewhere install it yourself or set CARDGEN_SKIP_BROWSER=1.
@@ -24,7 +27,7 @@ browser:
 
 # cardgen at the lowest versions pyproject.toml allows, in a scratch venv: a quick build of the
 # starter game, a test game and a bundled rulebook (bench/mindeps.py). About 20 s with pip's cache
-# warm (part of `make test`, before pytest so that its summary stays the last line).
+# warm (part of `make test`: tests/test_mindeps.py).
 mindeps: $(STAMP)
 	$(BIN)/python bench/mindeps.py
 

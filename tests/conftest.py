@@ -1,16 +1,59 @@
-"""Shared test helpers."""
+"""Shared test helpers, and how the suite runs on several CPUs (pytest-xdist, `make test`)."""
 
 from __future__ import annotations
 
+import os
+import threading
 from pathlib import Path
 
 import pytest
 
 from cardgen.errors import ContentError
 from cardgen.model import load_deck
+from cardgen.parallel import usable_cpus
 from cardgen.rules import check_deck as _check_deck
 
 ROOT = Path(__file__).resolve().parent.parent
+THREAD_END_SECONDS = 30     # how long a thread a test started is given to end after the test
+
+
+def pytest_addoption(parser):
+    parser.addoption("--mindeps", action="store_true",
+                     help="also install cardgen at its dependency floors and build with it "
+                          "(bench/mindeps.py, some 20 s; make test does)")
+
+
+def pytest_collection_modifyitems(items):
+    """Tests marked `early` first: each is long, and under xdist it then runs on one worker while
+    the others take the rest, not alone at the end (--dist loadgroup sends the groups of several
+    tests first, then single tests in this order)."""
+    items.sort(key=lambda item: item.get_closest_marker("early") is None)
+
+
+@pytest.hookimpl(optionalhook=True, tryfirst=True)
+def pytest_xdist_auto_num_workers(config) -> int | None:
+    """`-n auto`: one worker per CPU this process may use (xdist counts the machine's physical
+    cores when psutil is installed, and never reads a cgroup quota); on one CPU, no worker at all:
+    the tests run in pytest's own process, as without xdist, not in one worker beside it."""
+    if os.environ.get("PYTEST_XDIST_AUTO_NUM_WORKERS"):
+        return None     # (xdist's own setting, read by xdist)
+    cpus = usable_cpus()
+    return cpus if cpus > 1 else 0
+
+
+@pytest.fixture(autouse=True)
+def threads_end_with_their_test():
+    """A thread a test started has ended when the next test begins. cardgen forks workers only
+    while its process has one thread (parallel.can_fork), so a thread still ending (Playwright's
+    event loop leaves its executor's threads ending) made whatever test ran next in that process
+    draw without forking: under xdist that test can be any test, and one asserts that it forks."""
+    before = set(threading.enumerate())
+    yield
+    started = [thread for thread in threading.enumerate() if thread not in before]
+    for thread in started:
+        thread.join(THREAD_END_SECONDS)
+    running = [thread.name for thread in started if thread.is_alive()]
+    assert not running, f"threads this test started still run {THREAD_END_SECONDS} s after it: {running}"
 
 
 @pytest.fixture

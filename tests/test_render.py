@@ -238,6 +238,7 @@ def test_beside_other_threads_cards_are_drawn_without_forking(dojo, tmp_path, mo
         result = render_game(load_game(dojo), tmp_path, jobs=2, use_cache=False)
     finally:
         release.set()
+        other.join()
     assert not result.errors and len(result.written) > 40
 
 
