@@ -60,10 +60,11 @@ def test_spawned_workers_draw_the_same_pictures(tmp_path, monkeypatch):
     render_games(games, tmp_path / "one", jobs=1, use_cache=False)
     monkeypatch.setattr(render, "can_fork", lambda: False)
     monkeypatch.setattr(render, "can_spawn", lambda: True)
-    results = render_games(games, tmp_path / "two", jobs=2, use_cache=False)
+    results = render_games(games, tmp_path / "two", jobs=2, use_cache=False, thumbnails=True)
     assert [len(r.written) for r in results] == [42, 72]
     for png in (tmp_path / "one").rglob("*.png"):
         assert _pixels(png) == _pixels(tmp_path / "two" / png.relative_to(tmp_path / "one")), png
+    assert len(list((tmp_path / "two" / "dojo-duel" / "site" / "img").glob("*.jpg"))) == 40
 
 
 @pytest.mark.parametrize("jobs", [1, 2])

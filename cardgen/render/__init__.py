@@ -2,7 +2,7 @@
 
 `render_games` writes out/<game>/cards/<stem>.png for every card (Card.stem) and backs/ and
 reference/ PNGs for every back and card-sized player aid of each game, over one set of processes,
-skipping cards whose inputs have not changed.
+skipping cards whose inputs have not changed; and, when asked, each drawn card's site thumbnail.
 """
 
 from __future__ import annotations
@@ -76,10 +76,11 @@ def _with_preset(layouts: Layouts, preset: str | None) -> Layouts:
 
 
 def render_game(game: Game, out_root: Path, *, only: list[str] | None = None, preset: str | None = None,
-                jobs: int | None = None, progress: bool = False, use_cache: bool = True) -> RenderResult:
+                jobs: int | None = None, progress: bool = False, use_cache: bool = True,
+                thumbnails: bool = False) -> RenderResult:
     """Render every card (or `only` those) and every back of a game to PNG."""
     (result,) = render_games([game], out_root, only=only, preset=preset, jobs=jobs, progress=progress,
-                             use_cache=use_cache)
+                             use_cache=use_cache, thumbnails=thumbnails)
     if isinstance(result, ContentError):
         raise result
     return result
@@ -87,14 +88,15 @@ def render_game(game: Game, out_root: Path, *, only: list[str] | None = None, pr
 
 def render_games(games: list[Game], out_root: Path, *, only: list[str] | None = None,
                  preset: str | None = None, jobs: int | None = None, progress: bool = False,
-                 use_cache: bool = True) -> list[RenderResult | ContentError]:
+                 use_cache: bool = True, thumbnails: bool = False) -> list[RenderResult | ContentError]:
     """Render several games over one set of processes, `jobs` of them (default: the CPUs this
     process may use). Each process draws a game a few cards at a time, and takes the next chunk of
     work as it becomes free (cardgen.render.claims): a game is drawn by one process as a whole
     unit, the largest first, and the last ones are shared so that every process ends together.
+    With `thumbnails`, each card drawn also gets its site thumbnail (cardgen.render.thumbnail).
     A game whose layouts do not load gets its ContentError in the list instead of a result.
     """
-    plan = _Plan(out_root, only, preset, use_cache, [game.folder for game in games],
+    plan = _Plan(out_root, only, preset, use_cache, thumbnails, [game.folder for game in games],
                  [1 + len(_chosen_cards(game, only)) for game in games],
                  [read_record(out_root / game.id / "cards" / CACHE) if use_cache else {} for game in games])
     gathered = [_Gathered(plan, i, game) for i, game in enumerate(games)]
@@ -142,6 +144,7 @@ class _Plan:
     only: list[str] | None
     preset: str | None
     use_cache: bool
+    thumbnails: bool
     folders: list[Path]
     items: list[int]
     caches: list[dict]
@@ -293,6 +296,7 @@ class _Face(NamedTuple):
     key: str
     drawn: bool = False
     issue: Issue | None = None
+    thumbnail: Path | None = None
 
 
 def _draw_next(_=None) -> _Chunk | None:
@@ -320,7 +324,8 @@ def _draw_next(_=None) -> _Chunk | None:
 
 
 def _draw_face(ready: _Ready, kind: str, name: str) -> _Face:
-    """Draw and write one card, back or player aid, unless its PNG is current."""
+    """Draw and write one card, back or player aid, unless its PNG is current; and, with the plan's
+    thumbnails, a card's thumbnail from the picture just painted."""
     from cardgen.render.paint_png import encode_png, paint_png
 
     path, key, needed = ready.needs_drawing(kind, name)
@@ -335,8 +340,20 @@ def _draw_face(ready: _Ready, kind: str, name: str) -> _Face:
             face = layout_back(ready.layouts, name)
     except LayoutError as exc:
         return _Face(kind, path, key, issue=exc.issue())
-    write_atomic(path, encode_png(paint_png(face, ready.dpi), ready.dpi))
-    return _Face(kind, path, key, drawn=True)
+    image = paint_png(face, ready.dpi)
+    write_atomic(path, encode_png(image, ready.dpi))
+    thumbnail = None
+    if kind == "card" and _HERE["plan"].thumbnails:
+        thumbnail = _write_thumbnail(image, ready, name)
+    return _Face(kind, path, key, drawn=True, thumbnail=thumbnail)
+
+
+def _write_thumbnail(image, ready: _Ready, name: str) -> Path:
+    from cardgen.render.thumbnail import bleed_pixels, recorded_dpi, thumbnail_jpeg, thumbnail_path
+
+    cut = bleed_pixels(ready.layouts.bleed, recorded_dpi(ready.dpi))
+    path = thumbnail_path(ready.out_dir, ready.game.cards[name].stem)
+    return write_atomic(path, thumbnail_jpeg(image, cut))
 
 
 def _keep_freed_memory() -> None:
@@ -371,8 +388,8 @@ _MALLOC: dict = {}
 # -- gathering, in the process that started the render ---------------------------------------------
 
 class _Gathered:
-    """One game's drawn chunks, gathered here: once its last is in, its cache record and its
-    outputs record are written."""
+    """One game's drawn chunks, gathered here: once its last is in, its cache record, its outputs
+    record and its thumbnails' keys are written."""
 
     def __init__(self, plan: _Plan, i: int, game: Game):
         self.game, self.out_dir, self.whole = game, plan.out_root / game.id, not plan.only
@@ -380,6 +397,8 @@ class _Gathered:
         self.cache = dict(plan.caches[i])
         self.cards = _chosen_cards(game, plan.only)
         self.files = [png_path(self.out_dir, game, "card", card.name) for card in self.cards]
+        self.makes_thumbnails = plan.thumbnails
+        self.thumbnail_keys: dict[str, str] = {}        # of those made
         self.result = RenderResult()
         self.failed: list[Issue] | None = None
         self.started: float | None = None
@@ -402,17 +421,31 @@ class _Gathered:
             else:
                 self.cache[_cache_entry(face.kind, face.path)] = face.key
                 self.result.written.append(face.path)
+                if face.thumbnail is not None:
+                    self.thumbnail_keys[face.thumbnail.name] = face.key
         self.left -= chunk.items
         if self.left == 0:
             self._finish()
             self.result.seconds = now - self.started
 
     def _finish(self) -> None:
+        from cardgen.render.thumbnail import RECORD, thumbnail_path
+
+        cards = self.out_dir / "cards"
         if self.result.written or self.result.errors:
-            write_atomic(self.out_dir / "cards" / CACHE, json.dumps(self.cache, indent=0, sort_keys=True))
-        # (a card that failed keeps the PNG it had; the PNGs of cards that are gone go)
-        remember(self.game, self.out_dir, {"cards": [p for p in self.files if p.is_file()]},
-                 complete=self.whole, earlier={"cards": _cached_files(self.out_dir, self.cache)})
+            write_atomic(cards / CACHE, json.dumps(self.cache, indent=0, sort_keys=True))
+        if self.thumbnail_keys:
+            record = self.out_dir / "site" / "img" / RECORD
+            made = read_record(record) | self.thumbnail_keys
+            write_atomic(record, json.dumps(made, indent=0, sort_keys=True))
+        # The PNGs of cards that are gone go (a card that failed keeps the PNG it had); and their
+        # thumbnails, when this render makes them (else they are the site's to keep or remove).
+        scopes = {"cards": [p for p in self.files if p.is_file()]}
+        if self.makes_thumbnails:
+            thumbnails = [thumbnail_path(self.out_dir, card.stem) for card in self.cards]
+            scopes["thumbnails"] = [p for p in thumbnails if p.is_file()]
+        remember(self.game, self.out_dir, scopes, complete=self.whole,
+                 earlier={"cards": _cached_files(self.out_dir, self.cache)})
 
     def outcome(self) -> RenderResult | ContentError:
         return ContentError(self.failed) if self.failed is not None else self.result
