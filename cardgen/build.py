@@ -232,7 +232,8 @@ def _stage_cards(game: Game, out_root: Path, jobs: int | None, progress: bool) -
         return StageResult("cards", True, "skipped: no layouts.yaml")
     from cardgen.render import render_game
 
-    rendered = render_game(game, out_root, progress=progress, jobs=jobs)
+    # (the site's thumbnails too, from the pictures in memory: the site stage need not decode them)
+    rendered = render_game(game, out_root, progress=progress, jobs=jobs, thumbnails=True)
     summary = f"{len(rendered.written)} drawn, {rendered.skipped} unchanged"
     if rendered.errors:
         return StageResult("cards", False, f"{summary}, {len(rendered.errors)} failed",

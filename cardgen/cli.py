@@ -639,7 +639,7 @@ def cmd_site(args) -> int:
 
     game = load_game(args.game)
     if (game.folder / "layouts.yaml").is_file():
-        rendered = render_game(game, args.out, progress=sys.stderr.isatty())
+        rendered = render_game(game, args.out, progress=sys.stderr.isatty(), thumbnails=True)
         for issue in rendered.errors:
             print(f"error: {issue}", file=sys.stderr)
     build_site(game, args.out / game.id)

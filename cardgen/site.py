@@ -22,8 +22,8 @@ from cardgen.model.fields import BoolSpec, EnumSpec, IntSpec, KeywordSpec, ListS
 from cardgen.outputs import remember
 from cardgen.paths import templates_dir
 from cardgen.render import png_path
+from cardgen.render.thumbnail import RECORD, bleed_pixels, thumbnail_jpeg, thumbnail_path
 
-THUMB_WIDTH = 450
 MAX_NUMERIC_FILTER = 16   # an int field with at most this many values gets a filter
 
 
@@ -125,7 +125,7 @@ def _bleed_mm(game: Game) -> float:
 
 def _card_data(game: Game, card: Card, out_dir: Path, site: Path, thumbs: _Thumbnails) -> dict:
     image = png_path(out_dir, game, "card", card.name)
-    thumb = thumbs.make(image, site / "img" / f"{card.stem}.jpg")
+    thumb = thumbs.make(image, thumbnail_path(out_dir, card.stem))
     values = {"type": card.type}
     for name, value in card.fields.items():
         if isinstance(value, (str, int, bool)) or (isinstance(value, list) and all(
@@ -145,14 +145,14 @@ def _card_data(game: Game, card: Card, out_dir: Path, site: Path, thumbs: _Thumb
 class _Thumbnails:
     """The cards' JPEGs, each made again when its card PNG was drawn from other inputs: the PNG's
     key (cardgen.inputs.face_key, which render records in cards/.cache.json) is kept beside the
-    JPEG made from it, so the site shows exactly the picture the cards and sheets print."""
-
-    RECORD = ".keys.json"
+    JPEG made from it, so the site shows exactly the picture the cards and sheets print. A render
+    asked for thumbnails makes them as it draws the cards (and records their keys): the site
+    then makes only those it did not (cardgen.render.thumbnail)."""
 
     def __init__(self, out_dir: Path, site: Path, bleed_mm: float):
         self.drawn = read_record(out_dir / "cards" / ".cache.json")
         self.folder, self.bleed = site / "img", bleed_mm
-        self.made = read_record(self.folder / self.RECORD)
+        self.made = read_record(self.folder / RECORD)
         self.before = dict(self.made)
 
     def make(self, source: Path, target: Path) -> bool:
@@ -162,24 +162,17 @@ class _Thumbnails:
         key = self.drawn.get(source.name)
         if key is not None and target.is_file() and self.made.get(target.name) == key:
             return True
-        from io import BytesIO
-
         from PIL import Image
 
         with Image.open(source) as image:
-            dpi = image.info.get("dpi", (300, 300))[0] or 300
-            cut = round(self.bleed / 25.4 * dpi)
-            image = image.convert("RGB").crop((cut, cut, image.width - cut, image.height - cut))
-            height = round(image.height * THUMB_WIDTH / image.width)
-            buffer = BytesIO()
-            image.resize((THUMB_WIDTH, height), Image.LANCZOS).save(buffer, "JPEG", quality=85)
-        write_atomic(target, buffer.getvalue())
+            cut = bleed_pixels(self.bleed, image.info.get("dpi", (300, 300))[0] or 300)
+            write_atomic(target, thumbnail_jpeg(image.convert("RGB"), cut))
         self.made[target.name] = key          # (None: a PNG render did not record, made each time)
         return True
 
     def save(self) -> None:
         if self.made != self.before:
-            write_atomic(self.folder / self.RECORD, json.dumps(self.made, indent=0, sort_keys=True))
+            write_atomic(self.folder / RECORD, json.dumps(self.made, indent=0, sort_keys=True))
 
 
 def _search_text(card: Card) -> str:

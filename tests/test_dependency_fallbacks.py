@@ -8,7 +8,6 @@ import io
 import subprocess
 import sys
 import types
-from collections import OrderedDict
 
 import pytest
 from PIL import Image, ImageChops
@@ -16,6 +15,7 @@ from PIL import Image, ImageChops
 from cardgen.model import load_game
 from cardgen.render import fallback, paint_pdf, paint_png
 from cardgen.render.layout import layout_face, load_layouts
+from cardgen.render.memo import BoundedCache, image_bytes
 from tests.conftest import ROOT
 
 
@@ -29,7 +29,7 @@ def faces(game_id: str = "dojo-duel", count: int = 3):
 def fresh(monkeypatch):
     """Nothing said yet, nothing decided yet, no background painted yet: as in a new process."""
     monkeypatch.setattr(fallback, "_SAID", set())
-    monkeypatch.setattr(paint_png, "_LAYERS", OrderedDict())
+    monkeypatch.setattr(paint_png, "_LAYERS", BoundedCache(1 << 30, image_bytes))
     monkeypatch.setattr(paint_pdf, "_FAST_CANVAS", {}, raising=False)
     forget()
     yield

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 import json
 import os
 import shutil
@@ -97,3 +98,102 @@ def test_search_filter_and_card_page_in_chromium(dojo_site, tmp_path):
         finally:
             browser.close()
     assert (tmp_path / "site.png").stat().st_size > 10_000
+
+
+# -- thumbnails made by the render (issue 24, item 3) ----------------------------------------------
+
+def _jpegs(folder: Path) -> dict[str, bytes]:
+    return {p.name: p.read_bytes() for p in folder.glob("*.jpg")}
+
+
+def _guild(tmp_path: Path) -> Path:
+    folder = tmp_path / "guild"
+    shutil.copytree(ROOT / "tests" / "data" / "lantern-guild", folder)
+    return folder
+
+
+def test_thumbnails_drawn_with_the_cards_are_the_sites_and_it_makes_none(tmp_path, monkeypatch):
+    # (the site decoded and shrank every card PNG again: 80% of its time)
+    import cardgen.site as site_module
+
+    game = load_game("dojo-duel")
+    render_game(game, tmp_path, thumbnails=True, jobs=2, use_cache=False)
+    img = tmp_path / game.id / "site" / "img"
+    drawn = _jpegs(img)
+    assert len(drawn) == len(game.cards)
+
+    def made(*args):
+        raise AssertionError("the site made a thumbnail the render had made")
+
+    monkeypatch.setattr(site_module, "thumbnail_jpeg", made)
+    build_site(game, tmp_path / game.id)
+    monkeypatch.undo()
+    assert _jpegs(img) == drawn
+    # the site, making them from the PNGs, makes the same files
+    shutil.rmtree(img)
+    build_site(game, tmp_path / game.id)
+    assert _jpegs(img) == drawn
+
+
+def test_thumbnails_look_as_they_did(dojo_site):
+    """The card cut at its trim line (37 px of bleed at 300 dpi) and shrunk to 450 px wide, as the
+    site made them before the render did: within JPEG's noise (a cut a pixel off: 2.5-3.6)."""
+    from PIL import Image, ImageChops, ImageStat
+
+    site, game = dojo_site
+    for card in list(game.cards.values())[::5]:
+        with Image.open(site.parent / "cards" / f"{card.stem}.png") as png:
+            picture = png.convert("RGB").crop((37, 37, png.width - 37, png.height - 37))
+            buffer = io.BytesIO()
+            picture.resize((450, 630), Image.LANCZOS).save(buffer, "JPEG", quality=85)
+        with Image.open(buffer) as before, Image.open(site / "img" / f"{card.stem}.jpg") as thumbnail:
+            assert thumbnail.size == before.size
+            difference = ImageStat.Stat(ImageChops.difference(before, thumbnail))
+            assert max(difference.mean) < 2.2, (card.name, difference.mean)
+
+
+def test_a_deleted_cards_thumbnail_goes_with_its_png(tmp_path):
+    folder = _guild(tmp_path)
+    out = tmp_path / "out" / "lantern-guild"
+    render_game(load_game(folder), tmp_path / "out", thumbnails=True)
+    assert (out / "site" / "img" / "sea-fog.jpg").is_file() and (out / "cards" / "sea-fog.png").is_file()
+    tricks = folder / "cards" / "tricks.yaml"
+    tricks.write_text("\n".join(line for line in tricks.read_text().splitlines() if "Sea Fog" not in line))
+    render_game(load_game(folder), tmp_path / "out", thumbnails=True)       # (no site built, ever)
+    assert not (out / "cards" / "sea-fog.png").exists()
+    assert not (out / "site" / "img" / "sea-fog.jpg").exists()
+    assert (out / "site" / "img" / "market-crier.jpg").is_file()
+
+
+def test_a_render_of_some_cards_remakes_only_their_thumbnails(tmp_path, monkeypatch):
+    import cardgen.site as site_module
+
+    folder = _guild(tmp_path)
+    out = tmp_path / "out" / "lantern-guild"
+    render_game(load_game(folder), tmp_path / "out", thumbnails=True)
+    before = {p.name: p.stat().st_mtime_ns for p in (out / "site" / "img").glob("*.jpg")}
+    tricks = folder / "cards" / "tricks.yaml"
+    tricks.write_text(tricks.read_text().replace("Put out a lamp.", "Put out two lamps."))
+    game = load_game(folder)
+    render_game(game, tmp_path / "out", only=["Sudden Draught"], thumbnails=True)
+    after = {p.name: p.stat().st_mtime_ns for p in (out / "site" / "img").glob("*.jpg")}
+    assert after.keys() == before.keys()
+    assert [name for name in after if after[name] != before[name]] == ["sudden-draught.jpg"]
+    monkeypatch.setattr(site_module, "thumbnail_jpeg", lambda *args: pytest.fail("made again"))
+    build_site(game, out)
+
+
+def test_a_preset_with_another_bleed_is_cut_at_its_own_trim_line(tmp_path):
+    from PIL import Image
+
+    from cardgen.render import PRESETS
+    from cardgen.render.thumbnail import bleed_pixels, thumbnail_jpeg
+
+    game = load_game("dojo-duel")
+    render_game(game, tmp_path, only=["Tiger Claw"], preset="mpc", thumbnails=True)
+    with Image.open(tmp_path / game.id / "cards" / "tiger-claw.png") as png:
+        assert png.size == (822, 1122)
+        cut = bleed_pixels(PRESETS["mpc"]["bleed"], png.info["dpi"][0])
+        assert cut == 36
+        expected = thumbnail_jpeg(png.convert("RGB"), cut)
+    assert (tmp_path / game.id / "site" / "img" / "tiger-claw.jpg").read_bytes() == expected

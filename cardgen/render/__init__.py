@@ -1,27 +1,29 @@
 """Card faces: layouts (data) -> display lists -> PNG (Pillow) or PDF (ReportLab).
 
-`render_game` writes out/<game>/cards/<stem>.png for every card (Card.stem) and backs/ and
-reference/ PNGs for every back and card-sized player aid, in parallel on every core, skipping
-cards whose inputs have not changed.
+`render_games` writes out/<game>/cards/<stem>.png for every card (Card.stem) and backs/ and
+reference/ PNGs for every back and card-sized player aid of each game, over one set of processes,
+skipping cards whose inputs have not changed; and, when asked, each drawn card's site thumbnail.
 """
 
 from __future__ import annotations
 
-import itertools
+import gc
 import json
 import sys
 import time
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import NamedTuple
 
 from cardgen.errors import ContentError, Issue
 from cardgen.filenames import file_stem
 from cardgen.fsutil import read_record, write_atomic
 from cardgen.inputs import face_key
-from cardgen.model import Game
+from cardgen.model import Card, Game
 from cardgen.outputs import remember
-from cardgen.parallel import can_fork, can_spawn, first_of_each, usable_cpus, worker_pool
+from cardgen.parallel import can_fork, can_spawn, usable_cpus, worker_pool
+from cardgen.render.claims import Claims, chunk_counts, chunk_items
 from cardgen.render.layout import (
     LayoutError,
     Layouts,
@@ -74,10 +76,11 @@ def _with_preset(layouts: Layouts, preset: str | None) -> Layouts:
 
 
 def render_game(game: Game, out_root: Path, *, only: list[str] | None = None, preset: str | None = None,
-                jobs: int | None = None, progress: bool = False, use_cache: bool = True) -> RenderResult:
+                jobs: int | None = None, progress: bool = False, use_cache: bool = True,
+                thumbnails: bool = False) -> RenderResult:
     """Render every card (or `only` those) and every back of a game to PNG."""
     (result,) = render_games([game], out_root, only=only, preset=preset, jobs=jobs, progress=progress,
-                             use_cache=use_cache)
+                             use_cache=use_cache, thumbnails=thumbnails)
     if isinstance(result, ContentError):
         raise result
     return result
@@ -85,91 +88,120 @@ def render_game(game: Game, out_root: Path, *, only: list[str] | None = None, pr
 
 def render_games(games: list[Game], out_root: Path, *, only: list[str] | None = None,
                  preset: str | None = None, jobs: int | None = None, progress: bool = False,
-                 use_cache: bool = True) -> list[RenderResult | ContentError]:
-    """Render several games, one after another, each on every core.
-
-    While the workers draw one game, this process loads the next one's layouts and draws its
-    first card of each type (compiling its expressions, loading its fonts and glyphs, painting
-    its backgrounds), so no core waits for that and the next workers start with it all.
+                 use_cache: bool = True, thumbnails: bool = False) -> list[RenderResult | ContentError]:
+    """Render several games over one set of processes, `jobs` of them (default: the CPUs this
+    process may use). Each process draws a game a few cards at a time, and takes the next chunk of
+    work as it becomes free (cardgen.render.claims): a game is drawn by one process as a whole
+    unit, the largest first, and the last ones are shared so that every process ends together.
+    With `thumbnails`, each card drawn also gets its site thumbnail (cardgen.render.thumbnail).
     A game whose layouts do not load gets its ContentError in the list instead of a result.
     """
-    results: list[RenderResult | ContentError] = []
-    upcoming = _prepare_or_error(games[0], out_root, only, preset, use_cache, False) if games else None
-    for i in range(len(games)):
-        job = upcoming
-        if isinstance(job, ContentError):
-            results.append(job)
-            upcoming = (_prepare_or_error(games[i + 1], out_root, only, preset, use_cache, False)
-                        if i + 1 < len(games) else None)
-            continue
-        with _drawing(job, jobs) as (outputs, in_workers):
-            upcoming = (_prepare_or_error(games[i + 1], out_root, only, preset, use_cache, in_workers)
-                        if i + 1 < len(games) else None)
-            results.append(_collect(job, outputs, progress))
-    return results
+    plan = _Plan(out_root, only, preset, use_cache, thumbnails, [game.folder for game in games],
+                 [1 + len(_chosen_cards(game, only)) for game in games],
+                 [read_record(out_root / game.id / "cards" / CACHE) if use_cache else {} for game in games])
+    gathered = [_Gathered(plan, i, game) for i, game in enumerate(games)]
+    _HERE.update(plan=plan, games=dict(enumerate(games)), ready={}, current=None)
+    try:
+        if len(games) == 1:
+            # One game: made ready here, once, for the workers to inherit; and nothing is forked
+            # when only a few of its cards changed.
+            try:
+                work = _ready(0).to_draw()
+            except ContentError as exc:
+                return [exc]
+        else:
+            work = sum(plan.items)
+        processes = _processes(jobs, work)
+        if processes > 1 and len(games) == 1:
+            compile_templates(_ready(0).layouts)
+        _draw_all(plan, processes, gathered, progress)
+    finally:
+        _HERE.clear()
+    return [g.outcome() for g in gathered]
+
+
+CACHE = ".cache.json"       # in out/<game>/cards: the key each PNG was drawn from
+
+
+def _chosen_cards(game: Game, only: list[str] | None) -> list[Card]:
+    return [game.cards[n] for n in only] if only else list(game.cards.values())
+
+
+def _processes(jobs: int | None, work: int) -> int:
+    """How many processes draw `work` faces: one for a few, never more than `jobs` (default: the
+    CPUs this process may use); one inside a worker, or beside other threads (no fork)."""
+    if not (can_fork() or can_spawn()):
+        return 1
+    return max(1, min(jobs or usable_cpus(), work // 8 or 1))
 
 
 @dataclass
-class _Job:
-    """One game's render, ready to hand to workers."""
+class _Plan:
+    """What a render draws, as every drawing process sees it (sent to spawned ones): per game,
+    its folder, its items (the backs and player aids as one, then each card) and its cache."""
+
+    out_root: Path
+    only: list[str] | None
+    preset: str | None
+    use_cache: bool
+    thumbnails: bool
+    folders: list[Path]
+    items: list[int]
+    caches: list[dict]
+
+
+# This process's part of the render under way: the plan, the games (loaded; a spawned worker
+# loads them as it needs them), those ready to draw, the one it is drawing, the claims.
+_HERE: dict = {}
+
+
+@dataclass
+class _Ready:
+    """A game ready to draw in this process: its layouts, its cards and its other faces."""
 
     game: Game
     layouts: Layouts
-    preset: str | None
+    dpi: int
     out_dir: Path
-    tasks: list[tuple[str, str, str | None, str]]   # (kind, name, back name, cache key)
     cache: dict
-    result: RenderResult
-    start: float
-    early: list = field(default_factory=list)     # drawn while preparing (see _draw_firsts)
-    files: list[Path] = field(default_factory=list)   # every PNG this render stands for, drawn or not
-    whole: bool = True                             # all of them (not `--only` some cards)
+    cards: list[Card]
+    extras: list[tuple[str, str]]       # (kind, name): its backs and player aids
+    issues: list[Issue]                 # its cards whose back_for fails
+
+    def needs_drawing(self, kind: str, name: str) -> tuple[Path, str, bool]:
+        """(its PNG, its key, whether it must be drawn: new inputs, or no PNG)."""
+        card = self.game.cards[name] if kind == "card" else None
+        key = face_key(self.layouts, card, "" if card is not None else f"{kind}:{name}")
+        path = png_path(self.out_dir, self.game, kind, name)
+        return path, key, self.cache.get(_cache_entry(kind, path)) != key or not path.is_file()
+
+    def to_draw(self) -> int:
+        faces = [("card", card.name) for card in self.cards] + self.extras
+        return sum(self.needs_drawing(kind, name)[2] for kind, name in faces)
 
 
-def _prepare_or_error(game: Game, out_root: Path, only, preset, use_cache,
-                      ahead: bool) -> _Job | ContentError:
-    try:
-        return _prepare(game, out_root, only, preset, use_cache, ahead)
-    except ContentError as exc:
-        return exc
+def _ready(i: int) -> _Ready:
+    """Game i of the render, ready to draw in this process (made so on first use)."""
+    ready = _HERE["ready"].get(i)
+    if ready is None:
+        plan = _HERE["plan"]
+        game = _HERE["games"].get(i)
+        if game is None:                                # (a spawned worker)
+            from cardgen.model import load_game
+
+            game = _HERE["games"][i] = load_game(plan.folders[i])
+        ready = _HERE["ready"][i] = _make_ready(game, plan, plan.caches[i])
+    return ready
 
 
-def _prepare(game: Game, out_root: Path, only, preset, use_cache, ahead: bool) -> _Job:
-    """A game's render job: its layouts and the cards to draw (not the unchanged ones). When
-    `ahead` (prepared while another game's workers draw), its first card of each type is drawn
-    here too, for the workers to inherit. With no workers running, drawing them here would leave
-    the other core idle: the workers start at once instead and each warms up on its own."""
-    start = time.perf_counter()
-    layouts = _with_preset(load_layouts(game), preset)
-    out_dir = out_root / game.id
-    cards = [game.cards[n] for n in only] if only else list(game.cards.values())
-    cache = read_record(out_dir / "cards" / ".cache.json") if use_cache else {}
-    job = _Job(game, layouts, preset, out_dir, [], cache, RenderResult(), start, whole=not only)
-    for card in cards:
-        key = face_key(layouts, card)
-        path = png_path(out_dir, game, "card", card.name)
-        job.files.append(path)
-        if cache.get(path.name) == key and path.is_file():
-            job.result.skipped += 1
-            continue
-        job.tasks.append(("card", card.name, None, key))
-    backs = sorted(_backs_taken(layouts, game, job.result.errors) | (
-        {"default"} if "default" in layouts.backs else set()))
-    others = [("back", name) for name in backs]
-    others += [("reference", name) for name in (layouts.reference if not only else ())]
-    for kind, name in others:
-        key = face_key(layouts, None, f"{kind}:{name}")
-        path = png_path(out_dir, game, kind, name)
-        job.files.append(path)
-        if cache.get(f"{kind}:{path.name}") == key and path.is_file():
-            job.result.skipped += 1
-            continue
-        job.tasks.append((kind, name, name, key))
-    if len(job.tasks) > 1:
-        compile_templates(layouts)
-        if ahead:
-            _draw_firsts(job)
-    return job
+def _make_ready(game: Game, plan: _Plan, cache: dict) -> _Ready:
+    layouts = _with_preset(load_layouts(game), plan.preset)
+    issues: list[Issue] = []
+    backs = _backs_taken(layouts, game, issues) | ({"default"} if "default" in layouts.backs else set())
+    extras = [("back", name) for name in sorted(backs)]
+    extras += [("reference", name) for name in (layouts.reference if not plan.only else ())]
+    return _Ready(game, layouts, PRESETS.get(plan.preset or "tgc")["dpi"], plan.out_root / game.id, cache,
+                  _chosen_cards(game, plan.only), extras, issues)
 
 
 def _backs_taken(layouts: Layouts, game: Game, errors: list[Issue]) -> set[str]:
@@ -183,134 +215,261 @@ def _backs_taken(layouts: Layouts, game: Game, errors: list[Issue]) -> set[str]:
     return names
 
 
-@contextmanager
-def _drawing(job: _Job, jobs: int | None):
-    """Draw a job's cards for the block: yields (an iterator of finished chunks, whether workers
-    draw them); the workers are stopped when the block is left."""
-    tasks, out_dir = job.tasks, str(job.out_dir)
-    jobs = max(1, min(jobs or usable_cpus(), len(tasks) // 8 or 1))
-    if not (can_fork() or can_spawn()):     # inside a worker, or beside other threads: draw here
-        jobs = 1
-    _keep_freed_memory()
-    _use(job.game, job.layouts, job.preset)
+def _cache_entry(kind: str, path: Path) -> str:
+    """A face's entry in cards/.cache.json: "name.png", "back:name.png", "reference:name.png"."""
+    return path.name if kind == "card" else f"{kind}:{path.name}"
+
+
+# -- drawing: in this process, or in workers ------------------------------------------------------
+
+def _draw_all(plan: _Plan, processes: int, gathered: list[_Gathered], progress: bool) -> None:
+    """Draw every chunk of the plan, and gather each as it comes."""
     from cardgen.render.paint_png import fast_pillow
 
     fast_pillow()       # tried here, before the workers fork, so a notice is printed once, not per worker
-    if jobs == 1:
-        yield map(_render_chunk, [(tasks[i:i + 16], out_dir) for i in range(0, len(tasks), 16)]), False
+    bar = _Bar(plan, gathered, progress)
+    with _drawing(plan, processes) as chunks:
+        for chunk in chunks:
+            if chunk is not None:
+                gathered[chunk.game].add(chunk)
+                bar.advance(chunk.items)
+    bar.end()
+
+
+@contextmanager
+def _drawing(plan: _Plan, processes: int):
+    """Yields the drawn chunks, as they are drawn (None for a claim that found nothing left); the
+    workers are stopped when the block is left."""
+    chunks = chunk_counts(plan.items)
+    if processes == 1:
+        _HERE["claims"] = Claims(chunks)
+        _keep_freed_memory()
+        yield (_draw_next() for _ in range(sum(chunks)))
         return
     import multiprocessing
 
-    # Small chunks: when the last ones run, no core idles long waiting for the other.
-    chunk = max(2, len(tasks) // (jobs * 32))
-    chunks = [(tasks[i:i + chunk], out_dir) for i in range(0, len(tasks), chunk)]
-    if can_fork():
-        # Forked workers inherit the loaded game, layouts, fonts and compiled expressions.
-        context, start = multiprocessing.get_context("fork"), ()
-    else:                                   # spawned workers load the game themselves
-        context = multiprocessing.get_context("spawn")
-        start = (_init_worker, (str(job.game.folder), job.preset))
-    with worker_pool(context, jobs, *start) as pool:
-        yield pool.imap(_render_chunk, chunks), True
+    forked = can_fork()
+    context = multiprocessing.get_context("fork" if forked else "spawn")
+    _HERE["claims"] = claims = Claims(chunks, context)
+    # Forked workers inherit the games and the claims (and a lone game's layouts, fonts and
+    # compiled expressions); spawned ones are sent the plan and the claims, and load the games.
+    start = () if forked else (plan, claims)
+    # What is here now stays out of the workers' garbage collections, which would write to (and
+    # so copy) every page it is on. (Left frozen when someone froze it before: build's tasks.)
+    frozen_before = gc.get_freeze_count()
+    gc.freeze()
+    try:
+        with worker_pool(context, processes, _start_worker, start) as pool:
+            _thaw(frozen_before)
+            yield pool.imap_unordered(_draw_next, range(claims.total()))
+    finally:
+        _thaw(frozen_before)
 
 
-def _collect(job: _Job, outputs, progress: bool) -> RenderResult:
-    result, total, count = job.result, len(job.early) + len(job.tasks), 0
-    for part in itertools.chain([job.early], outputs):
-        for item in part:
-            if isinstance(item, Issue):
-                result.errors.append(item)
-            else:
-                kind, _name, key, path = item
-                job.cache[path.name if kind == "card" else f"{kind}:{path.name}"] = key
-                result.written.append(path)
-            count += 1
-        if progress:
-            width = 30
-            filled = width * count // max(total, 1)
-            print(f"\r  {job.game.id}: [{'#' * filled}{'.' * (width - filled)}] {count}/{total}",
-                  end="", file=sys.stderr, flush=True)
-    if progress and total:
-        print(file=sys.stderr)
-    if total:
-        write_atomic(job.out_dir / "cards" / ".cache.json", json.dumps(job.cache, indent=0, sort_keys=True))
-    # (a card that failed keeps the PNG it had; the PNGs of cards that are gone go)
-    remember(job.game, job.out_dir, {"cards": [p for p in job.files if p.is_file()]}, complete=job.whole,
-             earlier={"cards": _cached_files(job.out_dir, job.cache)})
-    result.seconds = time.perf_counter() - job.start
-    return result
+def _thaw(frozen_before: int) -> None:
+    if not frozen_before:
+        gc.unfreeze()
 
 
-_WORKER: dict = {}
+def _start_worker(plan: _Plan | None = None, claims: Claims | None = None) -> None:
+    """First thing in a worker: a spawned one is given the plan and the claims (a forked one has them)."""
+    if plan is not None:
+        _HERE.update(plan=plan, claims=claims, games={}, ready={}, current=None)
+    _keep_freed_memory()
+
+
+@dataclass
+class _Chunk:
+    """Some of a game's items, drawn (or found unchanged)."""
+
+    game: int
+    items: int                  # how many of the game's items it stands for
+    faces: list[_Face]
+    issues: list[Issue]         # the game's own (back_for), with its first chunk
+    seconds: float
+    failed: list[Issue] | None = None       # the game's layouts do not load: nothing was drawn
+
+
+class _Face(NamedTuple):
+    kind: str
+    path: Path
+    key: str
+    drawn: bool = False
+    issue: Issue | None = None
+    thumbnail: Path | None = None
+
+
+def _draw_next(_=None) -> _Chunk | None:
+    """Claim the next chunk for this process and draw it; None when none is left."""
+    claim = _HERE["claims"].take(_HERE["current"])
+    if claim is None:
+        return None
+    game, chunk = claim
+    _HERE["current"] = game
+    start = time.perf_counter()
+    items = chunk_items(chunk, _HERE["plan"].items[game])
+    try:
+        ready = _ready(game)
+    except ContentError as exc:
+        _HERE["claims"].give_up(game)
+        return _Chunk(game, len(items), [], [], 0.0, failed=exc.issues)
+    faces, issues = [], []
+    for item in items:
+        if item == 0:
+            faces += [_draw_face(ready, kind, name) for kind, name in ready.extras]
+            issues += ready.issues
+        else:
+            faces.append(_draw_face(ready, "card", ready.cards[item - 1].name))
+    return _Chunk(game, len(items), faces, issues, time.perf_counter() - start)
+
+
+def _draw_face(ready: _Ready, kind: str, name: str) -> _Face:
+    """Draw and write one card, back or player aid, unless its PNG is current; and, with the plan's
+    thumbnails, a card's thumbnail from the picture just painted."""
+    from cardgen.render.paint_png import encode_png, paint_png
+
+    path, key, needed = ready.needs_drawing(kind, name)
+    if not needed:
+        return _Face(kind, path, key)
+    try:
+        if kind == "card":
+            face = layout_face(ready.layouts, ready.game.cards[name])
+        elif kind == "reference":
+            face = layout_reference(ready.layouts, name)
+        else:
+            face = layout_back(ready.layouts, name)
+    except LayoutError as exc:
+        return _Face(kind, path, key, issue=exc.issue())
+    image = paint_png(face, ready.dpi)
+    write_atomic(path, encode_png(image, ready.dpi))
+    thumbnail = None
+    if kind == "card" and _HERE["plan"].thumbnails:
+        thumbnail = _write_thumbnail(image, ready, name)
+    return _Face(kind, path, key, drawn=True, thumbnail=thumbnail)
+
+
+def _write_thumbnail(image, ready: _Ready, name: str) -> Path:
+    from cardgen.render.thumbnail import bleed_pixels, recorded_dpi, thumbnail_jpeg, thumbnail_path
+
+    cut = bleed_pixels(ready.layouts.bleed, recorded_dpi(ready.dpi))
+    path = thumbnail_path(ready.out_dir, ready.game.cards[name].stem)
+    return write_atomic(path, thumbnail_jpeg(image, cut))
 
 
 def _keep_freed_memory() -> None:
-    """Ask glibc to reuse freed image buffers instead of returning them to the kernel.
+    """Ask glibc to keep freed image buffers for reuse instead of returning them to the kernel.
 
-    Every card allocates and frees a few 3-4 MB buffers (the picture, its bytes, the PNG). By
-    default glibc maps each afresh and unmaps it on free, and touching new pages costs a page
-    fault per 4 KB: measured 300k-540k faults and ~15% of the CPU time of a whole-set render.
-    Other platforms and C libraries are left alone.
+    Every card allocates and frees a few 3-4 MB buffers (the picture, its bytes, the PNG); each
+    one unmapped and mapped afresh costs a page fault per 4 KB it touches. Set in the processes
+    that draw (a render's workers, or the one process drawing), never in one that forks others
+    later: they would all inherit it. Up to 32 MB kept, not 256 MB: measured on the whole bundled
+    set, the same page faults and CPU time (29k faults in one process; 31k with glibc's own
+    settings, whose threshold rises after the first large free), and a process that goes on to
+    other work after drawing keeps at most 32 MB of freed memory. Other platforms and C libraries
+    are left alone.
     """
-    if not sys.platform.startswith("linux") or _WORKER.get("malloc_tuned"):
+    if not sys.platform.startswith("linux") or _MALLOC.get("tuned"):
         return
-    _WORKER["malloc_tuned"] = True
+    _MALLOC["tuned"] = True
     try:
         import ctypes
 
         libc = ctypes.CDLL("libc.so.6")
         m_trim_threshold, m_mmap_threshold = -1, -3
         libc.mallopt(m_mmap_threshold, 32 << 20)     # blocks under 32 MB come from the heap...
-        libc.mallopt(m_trim_threshold, 256 << 20)    # ...which keeps up to 256 MB free for reuse
+        libc.mallopt(m_trim_threshold, 32 << 20)     # ...which keeps up to 32 MB free for reuse
     except (OSError, AttributeError):                # not glibc (musl, for one): nothing to tune
         pass
 
 
-def _use(game: Game, layouts: Layouts, preset) -> None:
-    """Make `game` the one this process (and any worker forked from it) renders."""
-    _WORKER.update(game=game, layouts=layouts, dpi=PRESETS.get(preset or "tgc")["dpi"])
+_MALLOC: dict = {}
 
 
-def _draw_firsts(job: _Job) -> None:
-    """Draw the first card of each type (and the first back, the first aid) here, before the
-    workers fork, and write it like any other: the workers inherit its glyphs, fitted labels
-    and painted backgrounds."""
-    dpi = PRESETS.get(job.preset or "tgc")["dpi"]
-    cards = job.game.cards
-    firsts, job.tasks = first_of_each(job.tasks, lambda t: cards[t[1]].type if t[0] == "card" else t[0])
-    job.early += [_render_task(job.game, job.layouts, dpi, task, job.out_dir) for task in firsts]
+# -- gathering, in the process that started the render ---------------------------------------------
+
+class _Gathered:
+    """One game's drawn chunks, gathered here: once its last is in, its cache record, its outputs
+    record and its thumbnails' keys are written."""
+
+    def __init__(self, plan: _Plan, i: int, game: Game):
+        self.game, self.out_dir, self.whole = game, plan.out_root / game.id, not plan.only
+        self.left = plan.items[i]
+        self.cache = dict(plan.caches[i])
+        self.cards = _chosen_cards(game, plan.only)
+        self.files = [png_path(self.out_dir, game, "card", card.name) for card in self.cards]
+        self.makes_thumbnails = plan.thumbnails
+        self.thumbnail_keys: dict[str, str] = {}        # of those made
+        self.result = RenderResult()
+        self.failed: list[Issue] | None = None
+        self.started: float | None = None
+
+    def add(self, chunk: _Chunk) -> None:
+        now = time.perf_counter()
+        if self.started is None:
+            self.started = now - chunk.seconds
+        if chunk.failed is not None or self.failed is not None:
+            self.failed = self.failed or chunk.failed
+            return
+        self.result.errors += chunk.issues
+        for face in chunk.faces:
+            if face.kind != "card":
+                self.files.append(face.path)
+            if face.issue is not None:
+                self.result.errors.append(face.issue)
+            elif not face.drawn:
+                self.result.skipped += 1
+            else:
+                self.cache[_cache_entry(face.kind, face.path)] = face.key
+                self.result.written.append(face.path)
+                if face.thumbnail is not None:
+                    self.thumbnail_keys[face.thumbnail.name] = face.key
+        self.left -= chunk.items
+        if self.left == 0:
+            self._finish()
+            self.result.seconds = now - self.started
+
+    def _finish(self) -> None:
+        from cardgen.render.thumbnail import RECORD, thumbnail_path
+
+        cards = self.out_dir / "cards"
+        if self.result.written or self.result.errors:
+            write_atomic(cards / CACHE, json.dumps(self.cache, indent=0, sort_keys=True))
+        if self.thumbnail_keys:
+            record = self.out_dir / "site" / "img" / RECORD
+            made = read_record(record) | self.thumbnail_keys
+            write_atomic(record, json.dumps(made, indent=0, sort_keys=True))
+        # The PNGs of cards that are gone go (a card that failed keeps the PNG it had); and their
+        # thumbnails, when this render makes them (else they are the site's to keep or remove).
+        scopes = {"cards": [p for p in self.files if p.is_file()]}
+        if self.makes_thumbnails:
+            thumbnails = [thumbnail_path(self.out_dir, card.stem) for card in self.cards]
+            scopes["thumbnails"] = [p for p in thumbnails if p.is_file()]
+        remember(self.game, self.out_dir, scopes, complete=self.whole,
+                 earlier={"cards": _cached_files(self.out_dir, self.cache)})
+
+    def outcome(self) -> RenderResult | ContentError:
+        return ContentError(self.failed) if self.failed is not None else self.result
 
 
-def _init_worker(folder: str, preset) -> None:
-    """For spawned workers (no fork): load the game from its folder."""
-    from cardgen.model import load_game
+class _Bar:
+    """A progress bar on stderr, over every item of the render."""
 
-    game = load_game(folder)
-    _use(game, _with_preset(load_layouts(game), preset), preset)
+    WIDTH = 30
 
+    def __init__(self, plan: _Plan, gathered: list[_Gathered], shown: bool):
+        self.total, self.done, self.shown = sum(plan.items), 0, shown
+        self.label = gathered[0].game.id if len(gathered) == 1 else f"{len(gathered)} games"
 
-def _render_chunk(args):
-    tasks, out_dir = args
-    game, layouts, dpi = _WORKER["game"], _WORKER["layouts"], _WORKER["dpi"]
-    return [_render_task(game, layouts, dpi, task, Path(out_dir)) for task in tasks]
+    def advance(self, items: int) -> None:
+        self.done += items
+        if self.shown:
+            filled = self.WIDTH * self.done // max(self.total, 1)
+            print(f"\r  {self.label}: [{'#' * filled}{'.' * (self.WIDTH - filled)}] {self.done}/{self.total}",
+                  end="", file=sys.stderr, flush=True)
 
-
-def _render_task(game: Game, layouts: Layouts, dpi: int, task, out_dir: Path):
-    """Draw and write one card, back or player aid: (kind, name, key, path), or the Issue."""
-    from cardgen.render.paint_png import png_bytes
-
-    kind, name, back, key = task
-    try:
-        if kind == "card":
-            face = layout_face(layouts, game.cards[name])
-        elif kind == "reference":
-            face = layout_reference(layouts, back)
-        else:
-            face = layout_back(layouts, back)
-        path = write_atomic(png_path(out_dir, game, kind, name), png_bytes(face, dpi))
-        return (kind, name, key, path)
-    except LayoutError as exc:
-        return exc.issue()
+    def end(self) -> None:
+        if self.shown and self.done:
+            print(file=sys.stderr)
 
 
 def _cached_files(out_dir: Path, cache: dict) -> list[Path]:

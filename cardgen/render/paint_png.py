@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import struct
 import zlib
-from collections import OrderedDict
 from functools import lru_cache
 
 from cardgen.render import fallback, filecache
 from cardgen.render.art import load_art
 from cardgen.render.display import Ellipse, Face, Line, Picture, Polygon, Rect, Run
 from cardgen.render.fonts import load_face
+from cardgen.render.memo import BoundedCache, bounded_cache, image_bytes
 
 try:                                    # optional: a much faster deflate with the same output format
     from isal import isal_zlib as _deflate
@@ -28,7 +28,7 @@ def _font(path: str, px: float):
     return ImageFont.truetype(path, px, layout_engine=ImageFont.Layout.BASIC)
 
 
-@lru_cache(maxsize=64)
+@bounded_cache(32 << 20, image_bytes)    # (a full-bleed picture is as big as a background)
 def _picture(path: str, w: int, h: int, fit: str):
     from PIL import Image, ImageOps
 
@@ -39,9 +39,9 @@ def _picture(path: str, w: int, h: int, fit: str):
 
 
 # Cards of one type share their background (frame, panels, colour by element): the items
-# before the first text are painted once per distinct set and copied, not redrawn.
-_LAYERS: OrderedDict = OrderedDict()
-_LAYER_LIMIT = 48
+# before the first text are painted once per distinct set and copied, not redrawn. 48 MiB hold
+# 13 poker backgrounds: the bundled games' cards come in runs that need at most 12.
+_LAYERS = BoundedCache(48 << 20, image_bytes)
 
 
 def paint_png(face: Face, dpi: int = 300):
@@ -59,11 +59,7 @@ def paint_png(face: Face, dpi: int = 300):
     if layer is None:
         layer = Image.new("RGB", (width, height), "white")
         _paint_items(layer, face.items[:split], k, b)
-        _LAYERS[key] = layer
-        if len(_LAYERS) > _LAYER_LIMIT:
-            _LAYERS.popitem(last=False)
-    else:
-        _LAYERS.move_to_end(key)
+        _LAYERS.put(key, layer)
     image = layer.copy()
     _paint_items(image, face.items[split:], k, b)
     return image
@@ -179,7 +175,12 @@ def _glyph(font_path: str, px: float, char: str):
     return mask, left, top
 
 
-@lru_cache(maxsize=4096)
+def _mask_bytes(run) -> int:
+    mask = run[0]
+    return 0 if mask is None else image_bytes(mask)
+
+
+@bounded_cache(16 << 20, _mask_bytes)
 def _run_mask(font_path: str, px: float, text: str, phase: float, alpha: int):
     """A run's coverage mask (a core image, or None when it draws nothing) and its offset from
     the pixel where its baseline starts; `phase` is the start's fraction of a pixel. Labels,
@@ -208,7 +209,7 @@ def _run_mask(font_path: str, px: float, text: str, phase: float, alpha: int):
     return mask, x0, y0
 
 
-@lru_cache(maxsize=4096)
+@bounded_cache(16 << 20, _mask_bytes)
 def _run_mask_public(font_path: str, px: float, text: str, phase: float, alpha: int):
     """_run_mask through Pillow's public API (an "L" image, ImageDraw.text glyph by glyph at the
     same whole-pixel pen positions): the same coverage, for a Pillow whose internals changed."""
