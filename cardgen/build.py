@@ -164,13 +164,6 @@ def _run_part(jobs: int | None, part: Part, stage: Stage, game: Game, out_root: 
     after another (jobs None: every CPU, and progress bars)."""
     start = time.perf_counter()
     name = stage.name
-    if stage.images and jobs is not None:
-        # A task's process is new: without this, each image buffer it frees is unmapped and the
-        # next one faulted in afresh (3.3x the page faults of a build in one process, 2x the
-        # system time). Its memory goes back to the system when the task ends.
-        from cardgen.render import _keep_freed_memory
-
-        _keep_freed_memory()
     try:
         with own_code_errors():            # (a game's own code failing outside a match)
             stage = part.run(game, out_root, jobs, progress and jobs is None)
@@ -364,7 +357,6 @@ class Stage:
     after: tuple[str, ...] = ()     # stages whose outputs it reads (site and TTS: the card PNGs)
     widest: int = 1                 # processes each part can use
     imports: tuple[str, ...] = ()   # loaded before the tasks fork, so that each need not
-    images: bool = False            # decodes and encodes many card-sized images
 
     def preload(self) -> None:
         """Import what the stage needs here, once, as its first task starts (WeasyPrint takes
@@ -376,11 +368,11 @@ class Stage:
 
 MANY = 64       # (a stage that spreads its own work over as many processes as it is given)
 STAGE_PLAN = {stage.name: stage for stage in (
-    Stage("cards", (Part(_stage_cards, 0.1, 0.008),), widest=MANY, imports=("cardgen.render.paint_png",),
-          images=True),
+    Stage("cards", (Part(_stage_cards, 0.1, 0.008),), widest=MANY, imports=("cardgen.render.paint_png",)),
     Stage("sheets", (Part(_stage_sheets, 0.3, 0.025),), after=("cards",), widest=MANY,
-          imports=("cardgen.sheets", "cardgen.sheets.tts"), images=True),
-    Stage("site", (Part(_stage_site, 0.2, 0.015),), after=("cards",), imports=("cardgen.site",), images=True),
+          imports=("cardgen.sheets", "cardgen.sheets.tts")),
+    # (the site no longer decodes card PNGs: the render makes its thumbnails)
+    Stage("site", (Part(_stage_site, 0.2, 0.005),), after=("cards",), imports=("cardgen.site",)),
     Stage("rulebook", (Part(_stage_book, 2.5), Part(_stage_aids, 1.2)),
           imports=("cardgen.publish", "weasyprint")),
     Stage("matches", (Part(_stage_matches, 1.0),), widest=MANY,
