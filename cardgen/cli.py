@@ -149,7 +149,7 @@ def _parser() -> argparse.ArgumentParser:
     p.set_defaults(func=cmd_schema)
 
     p = sub.add_parser("render", help="card faces and backs as PNG (300 dpi, with bleed)")
-    p.add_argument("games", nargs="+", metavar="GAME", help="one game or several, drawn one after another")
+    p.add_argument("games", nargs="+", metavar="GAME", help="one game or several, drawn side by side")
     p.add_argument("--only", nargs="+", metavar="NAME", help="only these cards")
     p.add_argument("--preset", choices=["tgc", "mpc", "dtc"], default=None,
                    help="print shop: tgc (The Game Crafter, default), mpc (MakePlayingCards), "

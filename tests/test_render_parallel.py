@@ -68,6 +68,18 @@ def test_spawned_workers_draw_the_same_pictures(tmp_path, monkeypatch):
 
 
 @pytest.mark.parametrize("jobs", [1, 2])
+def test_a_full_disk_in_a_worker_is_raised_by_the_render(tmp_path, monkeypatch, jobs):
+    import errno
+
+    def full(path, data):
+        raise OSError(errno.ENOSPC, "No space left on device", str(path))
+
+    monkeypatch.setattr(render, "write_atomic", full)
+    with pytest.raises(OSError, match="No space left on device"):
+        render_games([load_game("dojo-duel"), load_game("combo-fighter")], tmp_path, jobs=jobs)
+
+
+@pytest.mark.parametrize("jobs", [1, 2])
 def test_a_game_whose_layouts_fail_gets_its_error_and_the_others_are_drawn(tmp_path, jobs):
     broken = tmp_path / "broken"
     shutil.copytree(ROOT / "content" / "dojo-duel", broken, ignore=shutil.ignore_patterns("scenarios"))
