@@ -140,15 +140,17 @@ def machine_busy_seconds() -> float:
 
 
 def measure(argv: list[str], *, cwd: Path, env: dict, log: Path,
-            preexec_fn: Callable[[], None] | None = None) -> Usage:
-    """Run argv to its end (stdout and stderr into log), sampling its process tree's memory."""
+            preexec_fn: Callable[[], None] | None = None, sample: bool = True) -> Usage:
+    """Run argv to its end (stdout and stderr into log), sampling its process tree's memory; with
+    `sample` false, only waiting for it (its memory figures are then 0, but for the largest
+    process's): the timing of a run nothing else touches."""
     busy, own, start = machine_busy_seconds(), time.process_time(), time.perf_counter()
     with open(log, "wb") as out:
         proc = subprocess.Popen(argv, cwd=cwd, env=env, stdin=subprocess.DEVNULL, stdout=out,
                                 stderr=subprocess.STDOUT, preexec_fn=preexec_fn)
     peaks = PeakSampler(proc.pid)
     while True:
-        pid, status, usage = os.wait4(proc.pid, os.WNOHANG)
+        pid, status, usage = os.wait4(proc.pid, 0 if not sample else os.WNOHANG)
         if pid:
             break
         peaks.sample()

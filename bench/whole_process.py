@@ -13,6 +13,16 @@ times in alternating order (A B C D, D C B A, ...): on a shared machine a slow m
 all the variants, not on one. A figure is the median of its runs; a ratio is the median of the
 ratios within each turn. Every run's wall time is listed too.
 
+Each run is made twice in a row: once only waited for, which gives its wall and CPU seconds, and
+once sampled, which gives its memory. The sampler polls /proc some 60 times a second (0.06-0.08
+cores, and a PSS reading locks the process's page tables as it walks them): on two CPUs that is
+taken from a render's two drawing processes. Paired in one run (8 turns), the sampled default was
+3% slower and its --jobs 1 / default ratio 1.74 against 1.77 unsampled.
+
+The checkouts' modules are compiled to bytecode first, and the runs may use it (this workplace
+sets PYTHONDONTWRITEBYTECODE, which made every run compile cardgen's sources again, some 0.05 s of
+work a user's installed cardgen never does).
+
 Per run (bench/proctree.py says how each is taken): wall seconds; CPU seconds of the whole
 process tree, and cores = cpu / wall; the peak memory SUMMED over all the tree's processes, as
 RSS (a page shared by forked processes counts in each of them: how issue 24 measured "558-573
@@ -37,7 +47,7 @@ import subprocess
 import sys
 import tempfile
 from collections.abc import Callable
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, replace
 from pathlib import Path
 
 from machine import speed_check
@@ -119,20 +129,38 @@ def pin_to_one_cpu() -> None:
 
 
 def run_once(section: Section, variant: Variant, scratch: Path) -> Usage:
-    """One cold run: the out folder removed first, the command measured to its end."""
+    """One cold run, timed with nothing sampling it; and another, sampled, for its memory."""
+    timed = run_cold(section, variant, scratch, sample=False)
+    sampled = run_cold(section, variant, scratch, sample=True)
+    return replace(sampled, wall=timed.wall, cpu=timed.cpu, others_cores=timed.others_cores)
+
+
+def run_cold(section: Section, variant: Variant, scratch: Path, sample: bool) -> Usage:
+    """The out folder removed, the command measured to its end."""
     out, log = scratch / "out", scratch / "log"
     shutil.rmtree(out, ignore_errors=True)
     argv = [sys.executable, "-m", "cardgen", *section.arguments(variant.tree.path), "--out", str(out)]
     if variant.jobs is not None:
         argv += ["--jobs", variant.jobs]
-    env = {**os.environ, "PYTHONPATH": str(variant.tree.path)}
+    env = {**user_environment(), "PYTHONPATH": str(variant.tree.path)}
     with busy_core() if section.busy_core else contextlib.nullcontext():
         usage = measure(argv, cwd=variant.tree.path, env=env, log=log,
-                        preexec_fn=pin_to_one_cpu if section.pinned else None)
+                        preexec_fn=pin_to_one_cpu if section.pinned else None, sample=sample)
     if usage.exit_code:
         raise SystemExit(f"{variant.label}: `cardgen {' '.join(argv[3:])}` exited {usage.exit_code}:\n"
                          + log.read_text(errors="replace")[-3000:])
     return usage
+
+
+def user_environment() -> dict[str, str]:
+    """This environment, as a user's would be: bytecode used and kept."""
+    return {name: value for name, value in os.environ.items() if name != "PYTHONDONTWRITEBYTECODE"}
+
+
+def compile_bytecode(tree: Tree) -> None:
+    """Its cardgen compiled, as installing a package does (into __pycache__, which git ignores)."""
+    subprocess.run([sys.executable, "-m", "compileall", "-q", str(tree.path / "cardgen")],
+                   env=user_environment(), check=True, stdout=subprocess.DEVNULL)
 
 
 def run_section(section: Section, trees: list[Tree], repeats: int, scratch: Path) -> Runs:
@@ -271,6 +299,8 @@ def main() -> int:
     paths = [*(p.resolve() for p in args.tree), HERE]
     trees = [checkout(p) for p in dict.fromkeys(paths)]
     sections = [s for s in SECTIONS if not args.only or s.name in args.only]
+    for tree in trees:
+        compile_bytecode(tree)
     results: dict[str, Runs] = {}
     report = []
     with tempfile.TemporaryDirectory(prefix="cardgen-bench-") as scratch:

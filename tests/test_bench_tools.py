@@ -54,3 +54,17 @@ def test_cpu_counts_the_descendants(tmp_path):
     usage = proctree.measure([sys.executable, "-c", middle], cwd=tmp_path, env={}, log=tmp_path / "log")
     assert usage.exit_code == 0
     assert usage.cpu >= float((tmp_path / "log").read_text())
+
+
+def test_an_unsampled_run_is_only_waited_for(tmp_path):
+    """Timing runs take no samples (the sampler's polling slowed a two-process render by 4-8%), yet
+    still count the descendants' CPU seconds."""
+    burner = "import time\nwhile time.process_time() < 0.3: pass\nprint(time.process_time())"
+    middle = f"import subprocess, sys; subprocess.run([sys.executable, '-c', {burner!r}])"
+    usage = proctree.measure([sys.executable, "-c", middle], cwd=tmp_path, env={}, log=tmp_path / "log",
+                             sample=False)
+    assert usage.exit_code == 0
+    assert usage.cpu >= float((tmp_path / "log").read_text())
+    assert usage.wall >= 0.3
+    assert usage.rss_mib == usage.pss_mib == 0
+    assert usage.sampler_cores < 0.05
