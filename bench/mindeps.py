@@ -84,7 +84,7 @@ def _quiet(text: str) -> str:
 def make_venv(venv: Path, pins: dict[str, str], log: list, tests: bool, trial: bool = False) -> None:
     """A venv with cardgen installed from this tree under `pins`; reused when its stamp matches."""
     stamp = venv / ".mindeps"
-    wanted = hashlib.sha256(repr((sorted(pins.items()), tests, trial,
+    wanted = hashlib.sha256(repr((sorted(pins.items()), tests, trial, sys.version,
                                   (ROOT / "pyproject.toml").read_bytes())).encode()).hexdigest()
     python = venv / "bin" / "python"
     if stamp.is_file() and stamp.read_text() == wanted and python.exists():
