@@ -25,8 +25,14 @@ def pytest_addoption(parser):
 
 def pytest_collection_modifyitems(items):
     """Tests marked `early` first: each is long, and under xdist it then runs on one worker while
-    the others take the rest, not alone at the end (--dist loadgroup sends the groups of several
-    tests first, then single tests in this order)."""
+    the others take the rest, not alone at the end (--dist loadscope hands out modules in this
+    order).
+
+    make test sends whole modules to the workers (--dist loadscope), not single tests: a module's
+    fixtures build things once for its tests (a game's cards, its rulebook), and with its tests
+    spread over both workers each built them. Measured on the whole suite, two runs of each,
+    alternated: 72-76 s and 143-136 CPU seconds, against 77-81 s and 150-145 sending single tests
+    (--dist loadgroup)."""
     items.sort(key=lambda item: item.get_closest_marker("early") is None)
 
 

@@ -20,8 +20,6 @@ from tests.conftest import ROOT
 
 GUILD = ROOT / "tests" / "data" / "lantern-guild"
 OUR_FONTS = ("CG-Body", "CG-Head", "CG-Display", "CG-Symbols")
-# one xdist worker takes the whole module: each book is built once (`books`), not once a worker
-pytestmark = pytest.mark.xdist_group("rulebooks")
 
 
 @pytest.fixture(scope="module")

@@ -15,8 +15,6 @@ from cardgen.publish.aid import aid_sections
 from tests.conftest import ROOT
 
 GUILD = ROOT / "tests" / "data" / "lantern-guild"
-# one xdist worker takes the whole module: each game's aids are built once (`aids`), not once a worker
-pytestmark = pytest.mark.xdist_group("aids")
 
 
 @pytest.fixture(scope="module")

@@ -16,8 +16,6 @@ from cardgen.site import build_site, filter_fields
 from tests.conftest import ROOT
 
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
-# one xdist worker takes the whole module: the site is built once (`dojo_site`), not once a worker
-pytestmark = pytest.mark.xdist_group("site")
 
 
 @pytest.fixture(scope="module")
