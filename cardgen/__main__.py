@@ -1,3 +1,3 @@
-from cardgen.cli import main
+from cardgen.launch import main
 
 raise SystemExit(main())

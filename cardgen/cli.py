@@ -12,6 +12,13 @@ from cardgen.errors import ContentError, Issue, display_path, os_reason
 
 
 def main(argv: list[str] | None = None) -> int:
+    try:
+        return _run(argv)
+    except KeyboardInterrupt:       # before the command began: reading its arguments, imports
+        return _interrupted("interrupted", None)
+
+
+def _run(argv: list[str] | None) -> int:
     parser = _parser()
     args = parser.parse_args(argv)
     if not getattr(args, "func", None):

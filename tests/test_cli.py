@@ -272,3 +272,36 @@ def test_huge_copies_and_job_counts_are_bounded_with_a_clear_message(tmp_path):
     assert "bad-count: Wick Runner: the count must be a whole number from 1 to 999" in checked.stdout
     jobs = cardgen("simulate", "dojo-duel", "--jobs", "1000")
     assert jobs.returncode == 2 and "--jobs: 1000 is too many: at most" in jobs.stderr
+
+
+# A Ctrl-C in the first tenth of a second (Python still loading cardgen, or the arguments being
+# read) printed a traceback and ended by the signal, or with exit 1, which means findings.
+INTERRUPT_ON_IMPORT = """
+import runpy, sys
+
+class CtrlC:
+    def find_spec(self, name, path=None, target=None):
+        if name == "cardgen.errors":
+            raise KeyboardInterrupt
+
+sys.meta_path.insert(0, CtrlC())
+sys.argv = ["cardgen", "games"]
+runpy.run_module("cardgen", run_name="__main__", alter_sys=True)
+"""
+
+
+def test_ctrl_c_while_cardgen_loads_is_one_line_and_exit_130():
+    done = subprocess.run([sys.executable, "-c", INTERRUPT_ON_IMPORT], cwd=ROOT, capture_output=True,
+                          text=True, timeout=60)
+    assert (done.returncode, done.stderr, done.stdout) == (130, "interrupted\n", "")
+
+
+def test_ctrl_c_while_the_arguments_are_read_is_one_line_and_exit_130(monkeypatch, capsys):
+    from cardgen import cli
+
+    def ctrl_c():
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(cli, "_parser", ctrl_c)
+    assert cli.main(["games"]) == 130
+    assert capsys.readouterr().err == "interrupted\n"
