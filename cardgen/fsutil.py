@@ -38,6 +38,11 @@ def write_atomic(path: Path, data: bytes | str) -> Path:
         with open(tmp, "xb") as handle:
             handle.write(data)
         os.replace(tmp, path)
+    except OSError as exc:
+        tmp.unlink(missing_ok=True)
+        if exc.filename is None:    # a failed write names no file (a full disk, a size limit)
+            raise OSError(exc.errno, exc.strerror, str(path)) from exc
+        raise
     except BaseException:
         tmp.unlink(missing_ok=True)
         raise

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
 
@@ -305,3 +306,21 @@ def test_ctrl_c_while_the_arguments_are_read_is_one_line_and_exit_130(monkeypatc
     monkeypatch.setattr(cli, "_parser", ctrl_c)
     assert cli.main(["games"]) == 130
     assert capsys.readouterr().err == "interrupted\n"
+
+
+def test_a_write_the_system_refuses_names_the_file(tmp_path):
+    """A write that fails (a full disk, a file-size limit) said only "error: File too large"."""
+    import resource
+
+    def small_files_only():
+        resource.setrlimit(resource.RLIMIT_FSIZE, (20_000, 20_000))
+
+    out = tmp_path / "out"
+    done = subprocess.run([sys.executable, "-m", "cardgen", "render", str(ROOT / "content" / "dojo-duel"),
+                           "--only", "Harmony Form", "--out", str(out), "--no-cache"],
+                          cwd=tmp_path, capture_output=True, text=True, timeout=120,
+                          preexec_fn=small_files_only)
+    assert done.returncode == 2, done.stderr
+    assert re.fullmatch(r"error: out/dojo-duel/\w+/[\w-]+\.png: File too large\n", done.stderr), done.stderr
+    assert "Traceback" not in done.stderr
+    assert not [p for p in out.rglob("*") if p.name.endswith(".tmp")]
