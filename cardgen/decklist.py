@@ -26,19 +26,9 @@ BOM = "\ufeff"
 def read_decklist(path: Path) -> str:
     """The text of a deck list file: a regular file of at most 1 MB, UTF-8. The byte-order mark
     some editors (Windows Notepad) put at the start is dropped: it is invisible and means nothing."""
-    from cardgen.fsutil import UnsafeFile, read_confined
+    from cardgen.fsutil import read_user_text
 
-    try:
-        raw = read_confined(path, None, MAX_LIST_BYTES)
-    except UnsafeFile as exc:
-        raise ContentError([Issue(path, None, None, f"this file {exc}")]) from None
-    except OSError as exc:
-        raise ContentError([Issue(path, None, None, f"cannot read: {exc.strerror}")]) from None
-    try:
-        return raw.decode("utf-8-sig")
-    except UnicodeDecodeError as exc:
-        line = raw[: exc.start].count(b"\n") + 1
-        raise ContentError([Issue(path, line, None, "not UTF-8 text: save the list as UTF-8")]) from None
+    return read_user_text(path, None, MAX_LIST_BYTES, encoding_hint=": save the list as UTF-8")
 
 
 def parse_decklist(text: str, game: Game, path: Path | None = None) -> dict:

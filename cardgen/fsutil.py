@@ -147,6 +147,29 @@ def read_confined(path: Path, root: Path | None, limit: int) -> bytes:
     return data
 
 
+def read_user_text(path: Path, root: Path | None, limit: int, *, label: str = "this file",
+                   encoding_hint: str = "") -> str:
+    """A designer's text file (YAML, a chapter, a deck list), read as read_confined reads it and
+    decoded as UTF-8 (a byte-order mark, which some editors write, is dropped). Each refusal is a
+    ContentError naming the file: `label` starts the message for a file not read at all, and a
+    file that is not UTF-8 text is reported at the line of its first bad byte."""
+    from cardgen.errors import ContentError, Issue
+
+    try:
+        raw = read_confined(path, root, limit)
+    except UnsafeFile as exc:
+        raise ContentError([Issue(path, None, None, f"{label} {exc}")]) from None
+    except OSError as exc:
+        raise ContentError([Issue(path, None, None, f"cannot read file: {exc.strerror}")]) from None
+    if b"\0" in raw:
+        raise ContentError([Issue(path, None, None, "not a text file (it contains NUL bytes)")])
+    try:
+        return raw.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        line = raw[: exc.start].count(b"\n") + 1
+        raise ContentError([Issue(path, line, None, f"not UTF-8 text{encoding_hint}")]) from None
+
+
 def display_root(root: Path) -> str:
     return "the game folder" if (Path(root) / "game.yaml").exists() else f"its folder ({Path(root).name}/)"
 

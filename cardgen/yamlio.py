@@ -21,7 +21,7 @@ import yaml
 from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
 from cardgen.errors import ContentError, Issue
-from cardgen.fsutil import UnsafeFile, read_confined
+from cardgen.fsutil import read_user_text
 
 MAX_NODES = 100_000
 MAX_BYTES = 5 * 1024 * 1024
@@ -127,20 +127,7 @@ def read_yaml(path: Path, root: Path | None = None):
 def read_yaml_text(path: Path, root: Path | None = None) -> str:
     """The text of a YAML file, read and checked as read_yaml reads it (for a caller that keeps
     the text too: parse it with parse_yaml rather than reading the file again)."""
-    try:
-        raw = read_confined(path, root, MAX_BYTES)
-    except UnsafeFile as exc:
-        raise ContentError([Issue(path, None, None, f"this file {exc}")]) from None
-    except OSError as exc:
-        raise ContentError([Issue(path, None, None, f"cannot read file: {exc.strerror}")]) from None
-    if b"\0" in raw:
-        raise ContentError([Issue(path, None, None, "not a text file (it contains NUL bytes)")])
-    try:
-        text = raw.decode("utf-8-sig")
-    except UnicodeDecodeError as exc:
-        line = raw[: exc.start].count(b"\n") + 1
-        raise ContentError([Issue(path, line, None, "not UTF-8 text")]) from None
-    return text
+    return read_user_text(path, root, MAX_BYTES)
 
 
 # libyaml's parser is about ten times faster; the safe constructor is the same either way.

@@ -30,3 +30,42 @@ def test_a_failed_write_leaves_neither_a_partial_file_nor_a_temporary(tmp_path, 
         write_atomic(target, "new")
     assert target.read_text() == "old"
     assert [p.name for p in tmp_path.iterdir()] == ["out.txt"]
+
+
+def _read_as_yaml(path):
+    from cardgen.yamlio import read_yaml_text
+
+    return read_yaml_text(path)
+
+
+def _read_as_chapter(path):
+    from cardgen.publish.chapters import read_chapter_files
+
+    return read_chapter_files(path.parent)
+
+
+def _read_as_deck_list(path):
+    from cardgen.decklist import read_decklist
+
+    return read_decklist(path)
+
+
+@pytest.mark.parametrize("read", [_read_as_yaml, _read_as_chapter, _read_as_deck_list])
+@pytest.mark.parametrize(("data", "line", "message"), [
+    (b"first line\nsecond \x00 line\n", None, "not a text file (it contains NUL bytes)"),
+    (b"first line\ncaf\xe9\n", 2, "not UTF-8 text"),
+])
+def test_a_designers_text_files_are_refused_alike(tmp_path, read, data, line, message):
+    """YAML, rulebook chapters and deck lists are read by one function: a deck list or a chapter
+    with NUL bytes in it was read as text."""
+    from cardgen.errors import ContentError
+
+    folder = tmp_path / "rules"
+    folder.mkdir()
+    path = folder / "one.md"
+    path.write_bytes(data)
+    with pytest.raises(ContentError) as caught:
+        read(path)
+    [issue] = caught.value.issues
+    assert (issue.file, issue.line) == (path, line)
+    assert issue.message.startswith(message)

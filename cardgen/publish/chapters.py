@@ -26,7 +26,7 @@ from pathlib import Path
 from markupsafe import Markup, escape
 
 from cardgen.errors import ContentError, Issue, IssueList
-from cardgen.fsutil import UnsafeFile, read_confined
+from cardgen.fsutil import read_user_text
 
 VALUE_INLINE = re.compile(r"\[\[\s*value\s*:\s*([A-Za-z0-9_.\- ]+?)\s*\]\]")
 PLACEHOLDER_NAME = re.compile(r"[a-z][a-z0-9-]*")
@@ -114,19 +114,7 @@ def read_chapter_files(folder: Path) -> list[tuple[Path, str]]:
     out = []
     game_folder = folder.resolve().parent
     for path in files:
-        issues = IssueList(path)
-        try:
-            raw = read_confined(path, game_folder, MAX_CHAPTER_BYTES)
-        except UnsafeFile as exc:
-            raise ContentError([Issue(path, None, None, f"chapter {exc}")]) from None
-        except OSError as exc:
-            raise ContentError([Issue(path, None, None, f"cannot read file: {exc.strerror}")]) from None
-        try:
-            text = raw.decode("utf-8-sig")
-        except UnicodeDecodeError as exc:
-            issues.add(raw[: exc.start].count(b"\n") + 1, None, "not UTF-8 text")
-            text = ""
-        issues.raise_if_any()
+        text = read_user_text(path, game_folder, MAX_CHAPTER_BYTES, label="chapter")
         out.append((path, text.replace("\r\n", "\n")))
     return out
 
