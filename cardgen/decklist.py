@@ -2,8 +2,15 @@
 
     // Tech Assassins           <- comments start with //  (# works too)
     powers: Overclock, Night Veil   <- a deck field of the game: `name: value` (lists comma-separated)
+    Deck                        <- a section header, as Arena writes it (Deck, Main, Mainboard)
     4 Circuit Knight
-    2x Gear Up!                 <- "2x" is accepted
+    2x Gear Up!                 <- "2x" and "2 x" are accepted...
+    Gear Up! x2                 <- ...and so is the count after the name ("x2", "(x2)")
+    1 Circuit Knight (AMB) 12   <- a set code and collector number after the name are dropped
+
+Names are matched whatever their case, spacing or apostrophes (' or the typographic ’). A card on
+several lines counts once with their counts added. A section no deck of cardgen's has (Sideboard,
+Commander, Companion, Maybeboard) is reported at its header, with its cards left out.
 
 Import reads such a file into a deck YAML; every line it cannot read, and every name that is not a
 card of the game, is reported with its line: nothing is skipped silently.
@@ -18,6 +25,10 @@ from cardgen.errors import ContentError, Issue, did_you_mean
 from cardgen.model import Game
 
 ENTRY = re.compile(r"^(\d+)\s*[xX]?\s+(.+?)\s*$")
+COUNT_AFTER = re.compile(r"^(.+?)\s+\(?[xX](\d+)\)?$")
+PRINTING = re.compile(r"\s+\([A-Za-z0-9]{2,6}\)(\s+[A-Za-z0-9-]+)?$")      # " (SET) 12", as Arena adds
+MAIN_HEADERS = {"deck", "main", "maindeck", "main deck", "mainboard"}
+OTHER_HEADERS = {"sideboard", "side", "commander", "companion", "maybeboard", "considering"}
 FIELD = re.compile(r"^([A-Za-z][A-Za-z _-]*?)\s*:\s*(.*)$")
 MAX_LIST_BYTES = 1024 * 1024
 BOM = "\ufeff"
@@ -37,19 +48,33 @@ def parse_decklist(text: str, game: Game, path: Path | None = None) -> dict:
     deck: dict = {"game": game.id}
     cards: dict[str, int] = {}
     name = None
-    for number, raw in enumerate(text.splitlines(), 1):
+    names = _name_keys(game)
+    other_section = False
+    for number, raw in enumerate(text.removeprefix(BOM).splitlines(), 1):
         line = raw.strip()
         if not line:
+            continue
+        header = line.rstrip(":").strip().lower()
+        if header in MAIN_HEADERS | OTHER_HEADERS:
+            other_section = header in OTHER_HEADERS
+            if other_section:
+                issues.append(Issue(path, number, None, (
+                    f"{game.name} decks have no sideboard, commander or other section: the cards "
+                    f"under {line.rstrip(':')!r} are left out; put those you want in the deck above it")))
+            continue
+        if other_section:
             continue
         if line.startswith("//") or line.startswith("#"):
             comment = line.lstrip("/#").strip()
             if name is None and comment:
                 name = comment
             continue
-        entry = ENTRY.match(line)
+        entry = _entry(line)
         if entry:
-            count, card = int(entry.group(1)), entry.group(2)
-            if card not in game.cards:
+            count, written = entry
+            card = _card_named(written, names)
+            if card is None:
+                card = written
                 issues.append(Issue(path, number, None, f"{card!r} is not a card of {game.name}"
                                                         f"{did_you_mean(card, game.cards)}"))
                 continue
@@ -77,7 +102,8 @@ def parse_decklist(text: str, game: Game, path: Path | None = None) -> dict:
             continue
         mark = (" (it holds an invisible byte-order mark, U+FEFF: delete it)" if BOM in line else "")
         issues.append(Issue(path, number, None, f"cannot read {line!r}: expected '4 Card Name', "
-                                                f"'4x Card Name', 'field: value' or a // comment{mark}"))
+                                                f"'4x Card Name', 'Card Name x4', 'field: value' or a "
+                                                f"// comment{mark}"))
     if issues:
         raise ContentError(issues)
     if not cards:
@@ -85,6 +111,33 @@ def parse_decklist(text: str, game: Game, path: Path | None = None) -> dict:
     deck["name"] = name or (path.stem if path else "Imported deck")
     deck["cards"] = cards
     return {k: deck[k] for k in ("game", "name", *[f for f in game.deck_fields if f in deck], "cards")}
+
+
+def _entry(line: str) -> tuple[int, str] | None:
+    """(count, the card's name as written) of a card line, in any of its shapes; None for another
+    kind of line."""
+    match = ENTRY.match(line)
+    if match:
+        return int(match.group(1)), match.group(2)
+    match = COUNT_AFTER.match(line)
+    return (int(match.group(2)), match.group(1)) if match else None
+
+
+def _name_key(name: str) -> str:
+    """A card name as it is matched: case, runs of spaces and typographic apostrophes aside."""
+    return " ".join(name.replace("\u2019", "'").replace("\u2018", "'").casefold().split())
+
+
+def _name_keys(game: Game) -> dict[str, str]:
+    return {_name_key(name): name for name in game.cards}
+
+
+def _card_named(written: str, names: dict[str, str]) -> str | None:
+    """The card a written name means, a set code and number after it aside; None for no card."""
+    card = names.get(_name_key(written))
+    if card is None and PRINTING.search(written):
+        card = names.get(_name_key(PRINTING.sub("", written)))
+    return card
 
 
 def deck_yaml(deck: dict) -> str:

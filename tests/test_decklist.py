@@ -76,3 +76,34 @@ def test_import_with_errors_exits_2_without_traceback(tmp_path):
     assert result.returncode == 2
     assert "Traceback" not in result.stderr
     assert f"{source}:2:" in result.stderr and f"{source}:3:" in result.stderr
+
+
+def test_reads_the_shapes_players_paste():
+    """`Name x4`, `4 x Name`, a set code and collector number after the name (Arena), names in
+    any case or with a typographic apostrophe, and a `Deck` header: all one deck."""
+    game = load_game("amiibart")
+    text = ("\ufeffDeck\n"
+            "Gear Up! x2\n"
+            "4 x circuit knight\n"
+            "1 Gear Up! (AMB) 12\n"
+            "2 ALLEY CUTPURSE (AMB)\n"
+            "Venom Fang (x3)\n")
+    deck = parse_decklist(text, game)
+    assert deck["cards"] == {"Gear Up!": 3, "Circuit Knight": 4, "Alley Cutpurse": 2, "Venom Fang": 3}
+
+
+def test_a_typographic_apostrophe_matches_the_cards_own():
+    game = load_game("amiibart")
+    [name] = [n for n in game.cards if "'" in n][:1] or pytest.skip("no card name with an apostrophe")
+    deck = parse_decklist(f"1 {name.replace(chr(39), chr(8217))}\n", game)
+    assert deck["cards"] == {name: 1}
+
+
+def test_a_section_the_game_has_no_place_for_is_reported_not_dropped():
+    game = load_game("amiibart")
+    text = "Deck\n4 Circuit Knight\n\nSideboard\n2 Gear Up!\nCommander\n1 Venom Fang\n"
+    with pytest.raises(ContentError) as info:
+        parse_decklist(text, game)
+    issues = [(i.line, i.message) for i in info.value.issues]
+    assert [n for n, _ in issues] == [4, 6]
+    assert all("decks have no sideboard, commander or other section" in m for _, m in issues)
