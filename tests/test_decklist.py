@@ -44,12 +44,15 @@ def test_accepts_4x_comments_and_adds_up_repeats():
     assert deck["powers"] == ["Overclock", "Night Veil"]
 
 
-def test_every_bad_line_is_reported_with_its_number():
-    game = load_game("amiibart")
-    text = "// x\n4 Circut Knight\nfour Gear Up!\n2 Gear Up!\ncolour: red\n0 Circuit Knight\n"
+def refusals(text: str, game_id: str = "amiibart") -> list[tuple[int, str]]:
+    """(line, message) of each line of a deck list that parse_decklist refuses."""
     with pytest.raises(ContentError) as info:
-        parse_decklist(text, game)
-    lines = [(i.line, i.message) for i in info.value.issues]
+        parse_decklist(text, load_game(game_id))
+    return [(i.line, i.message) for i in info.value.issues]
+
+
+def test_every_bad_line_is_reported_with_its_number():
+    lines = refusals("// x\n4 Circut Knight\nfour Gear Up!\n2 Gear Up!\ncolour: red\n0 Circuit Knight\n")
     assert [n for n, _ in lines] == [2, 3, 5, 6]
     assert "did you mean: Circuit Knight?" in lines[0][1]
     assert "cannot read 'four Gear Up!'" in lines[1][1]
@@ -100,10 +103,6 @@ def test_a_typographic_apostrophe_matches_the_cards_own():
 
 
 def test_a_section_the_game_has_no_place_for_is_reported_not_dropped():
-    game = load_game("amiibart")
-    text = "Deck\n4 Circuit Knight\n\nSideboard\n2 Gear Up!\nCommander\n1 Venom Fang\n"
-    with pytest.raises(ContentError) as info:
-        parse_decklist(text, game)
-    issues = [(i.line, i.message) for i in info.value.issues]
+    issues = refusals("Deck\n4 Circuit Knight\n\nSideboard\n2 Gear Up!\nCommander\n1 Venom Fang\n")
     assert [n for n, _ in issues] == [4, 6]
     assert all("decks have no sideboard, commander or other section" in m for _, m in issues)
