@@ -255,14 +255,17 @@ def _parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("deck", help="deck lists as plain text: import and export")
     deck_sub = p.add_subparsers(metavar="ACTION")
-    q = deck_sub.add_parser("import", help='a "4 Card Name" list -> a deck YAML')
-    q.add_argument("file", type=Path, metavar="FILE.txt")
+    q = deck_sub.add_parser("import", help='a "4 Card Name" list or a Cockatrice .cod file -> a deck YAML')
+    q.add_argument("file", type=Path, metavar="FILE", help="a text deck list or a .cod file (told apart "
+                                                           "by their contents)")
     q.add_argument("--game", default=None, help="game id or folder (or a `game:` line in the file)")
     q.add_argument("-o", "--output", type=Path, default=None, help="write here (default: print)")
     q.set_defaults(func=cmd_deck_import)
-    q = deck_sub.add_parser("export", help='a deck YAML -> a "4 Card Name" list')
+    q = deck_sub.add_parser("export", help='a deck YAML -> a "4 Card Name" list or a Cockatrice .cod file')
     q.add_argument("deck", type=Path, metavar="DECK.yaml")
     q.add_argument("-o", "--output", type=Path, default=None, help="write here (default: print)")
+    q.add_argument("--format", choices=("text", "cod"), default=None,
+                   help="text or cod (default: cod for an --output ending in .cod, else text)")
     q.set_defaults(func=cmd_deck_export)
 
     p = sub.add_parser("new", help="start your own game: a small complete game folder to edit")
@@ -704,27 +707,33 @@ def _write_new_file(path: Path, text: str) -> None:
 def cmd_deck_import(args) -> int:
     import re
 
+    from cardgen.cockatrice import game_in_comments, looks_like_cod, parse_cod
     from cardgen.decklist import deck_yaml, parse_decklist, read_decklist
     from cardgen.model import load_game
 
     text = read_decklist(args.file)
-    game_ref = args.game
-    found = re.search(r"(?im)^\s*game\s*:\s*(\S.*?)\s*$", text)
-    if found:
-        game_ref = game_ref or found.group(1)
+    if looks_like_cod(text):
+        game_ref = args.game or game_in_comments(text)
+    else:
+        found = re.search(r"(?im)^\s*game\s*:\s*(\S.*?)\s*$", text)
+        game_ref = args.game or (found.group(1) if found else None)
+        text = re.sub(r"(?im)^[ \t]*game[ \t]*:.*$", "", text)  # blanked, so line numbers still match
     if not game_ref:
         raise ContentError([Issue(args.file, None, None, "which game? pass --game or add a `game:` line")])
     game = load_game(game_ref)
-    text = re.sub(r"(?im)^[ \t]*game[ \t]*:.*$", "", text)  # blanked, so line numbers still match
-    _emit(deck_yaml(parse_decklist(text, game, args.file)), args.output)
+    parse = parse_cod if looks_like_cod(text) else parse_decklist
+    _emit(deck_yaml(parse(text, game, args.file)), args.output)
     return 0
 
 
 def cmd_deck_export(args) -> int:
+    from cardgen.cockatrice import format_cod
     from cardgen.decklist import format_decklist
     from cardgen.model import load_deck
 
-    _emit(format_decklist(load_deck(args.deck)), args.output)
+    as_cod = args.format == "cod" or (args.format is None and args.output is not None
+                                      and args.output.suffix.lower() == ".cod")
+    _emit((format_cod if as_cod else format_decklist)(load_deck(args.deck)), args.output)
     return 0
 
 

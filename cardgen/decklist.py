@@ -44,11 +44,7 @@ def read_decklist(path: Path) -> str:
 
 def parse_decklist(text: str, game: Game, path: Path | None = None) -> dict:
     """The text as a deck mapping (game, name, fields, cards); raises ContentError with every bad line."""
-    issues: list[Issue] = []
-    deck: dict = {"game": game.id}
-    cards: dict[str, int] = {}
-    name = None
-    names = _name_keys(game)
+    tally = Tally(game, path)
     other_section = False
     for number, raw in enumerate(text.removeprefix(BOM).splitlines(), 1):
         line = raw.strip()
@@ -58,59 +54,85 @@ def parse_decklist(text: str, game: Game, path: Path | None = None) -> dict:
         if header in MAIN_HEADERS | OTHER_HEADERS:
             other_section = header in OTHER_HEADERS
             if other_section:
-                issues.append(Issue(path, number, None, (
-                    f"{game.name} decks have no sideboard, commander or other section: the cards "
-                    f"under {line.rstrip(':')!r} are left out; put those you want in the deck above it")))
+                tally.other_section(number, f"the cards under {line.rstrip(':')!r}")
             continue
         if other_section:
             continue
         if line.startswith("//") or line.startswith("#"):
-            comment = line.lstrip("/#").strip()
-            if name is None and comment:
-                name = comment
+            tally.comment(line.lstrip("/#").strip())
             continue
         entry = _entry(line)
         if entry:
-            count, written = entry
-            card = _card_named(written, names)
-            if card is None:
-                card = written
-                issues.append(Issue(path, number, None, f"{card!r} is not a card of {game.name}"
-                                                        f"{did_you_mean(card, game.cards)}"))
-                continue
-            if count < 1:
-                issues.append(Issue(path, number, None, f"{count} copies of {card}: a count is 1 or more"))
-                continue
-            cards[card] = cards.get(card, 0) + count
+            tally.card(number, *entry)
             continue
         field = FIELD.match(line)
         if field:
-            key = field.group(1).strip().lower().replace(" ", "_").replace("-", "_")
-            value = field.group(2).strip()
-            if key == "name":
-                name = value
-                continue
-            if key not in game.deck_fields:
-                known = ", ".join(["name", *game.deck_fields]) or "name"
-                issues.append(Issue(path, number, None, f"unknown field {field.group(1)!r}"
-                                                        f"{did_you_mean(key, game.deck_fields)} "
-                                                        f"(a {game.id} deck list may set: {known})"))
-                continue
-            spec = game.deck_fields[key]
-            is_list = type(spec).__name__ == "ListSpec"
-            deck[key] = [v.strip() for v in value.split(",") if v.strip()] if is_list else value
+            tally.field(number, field.group(1), field.group(2))
             continue
         mark = (" (it holds an invisible byte-order mark, U+FEFF: delete it)" if BOM in line else "")
-        issues.append(Issue(path, number, None, f"cannot read {line!r}: expected '4 Card Name', "
-                                                f"'4x Card Name', 'Card Name x4', 'field: value' or a "
-                                                f"// comment{mark}"))
-    if issues:
-        raise ContentError(issues)
-    if not cards:
-        raise ContentError([Issue(path, None, None, "no cards in the list")])
-    deck["name"] = name or (path.stem if path else "Imported deck")
-    deck["cards"] = cards
-    return {k: deck[k] for k in ("game", "name", *[f for f in game.deck_fields if f in deck], "cards")}
+        tally.refuse(number, f"cannot read {line!r}: expected '4 Card Name', '4x Card Name', "
+                             f"'Card Name x4', 'field: value' or a // comment{mark}")
+    return tally.deck(path.stem if path else "Imported deck")
+
+
+class Tally:
+    """A deck list's cards and fields as its lines are read (whatever the list's format), and each
+    line refused, with its number."""
+
+    def __init__(self, game: Game, path: Path | None):
+        self.game, self.path = game, path
+        self.names = _name_keys(game)
+        self.cards: dict[str, int] = {}
+        self.fields: dict = {}
+        self.name: str | None = None
+        self.issues: list[Issue] = []
+
+    def refuse(self, number: int | None, message: str) -> None:
+        self.issues.append(Issue(self.path, number, None, message))
+
+    def comment(self, text: str) -> None:
+        """A comment: the first names the deck."""
+        if self.name is None and text:
+            self.name = text
+
+    def other_section(self, number: int | None, what: str) -> None:
+        self.refuse(number, f"{self.game.name} decks have no sideboard, commander or other section: "
+                            f"{what} are left out; put those you want in the deck")
+
+    def card(self, number: int | None, count: int, written: str) -> None:
+        card = _card_named(written, self.names)
+        if card is None:
+            self.refuse(number, f"{written!r} is not a card of {self.game.name}"
+                                f"{did_you_mean(written, self.game.cards)}")
+        elif count < 1:
+            self.refuse(number, f"{count} copies of {card}: a count is 1 or more")
+        else:
+            self.cards[card] = self.cards.get(card, 0) + count
+
+    def field(self, number: int | None, label: str, value: str) -> None:
+        """`label: value`: the deck's name, or one of the game's deck fields."""
+        key = label.strip().lower().replace(" ", "_").replace("-", "_")
+        value = value.strip()
+        if key == "name":
+            self.name = value
+            return
+        fields = self.game.deck_fields
+        if key not in fields:
+            known = ", ".join(["name", *fields]) or "name"
+            self.refuse(number, f"unknown field {label!r}{did_you_mean(key, fields)} "
+                                f"(a {self.game.id} deck list may set: {known})")
+            return
+        is_list = type(fields[key]).__name__ == "ListSpec"
+        self.fields[key] = [v.strip() for v in value.split(",") if v.strip()] if is_list else value
+
+    def deck(self, fallback_name: str) -> dict:
+        """The deck mapping (game, name, fields, cards); a ContentError with every line refused."""
+        if self.issues:
+            raise ContentError(self.issues)
+        if not self.cards:
+            raise ContentError([Issue(self.path, None, None, "no cards in the list")])
+        ordered = {f: self.fields[f] for f in self.game.deck_fields if f in self.fields}
+        return {"game": self.game.id, "name": self.name or fallback_name, **ordered, "cards": self.cards}
 
 
 def _entry(line: str) -> tuple[int, str] | None:
