@@ -281,8 +281,22 @@ def _parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("games", help="list the bundled games")
     p.set_defaults(func=cmd_games)
+
+    p = sub.add_parser("completion", help="print the shell completion script (bash or zsh)")
+    p.add_argument("shell", choices=("bash", "zsh"),
+                   help="the shell; bash: `source <(cardgen completion bash)` in ~/.bashrc")
+    p.set_defaults(func=cmd_completion)
     _debug_anywhere(sub)
     return parser
+
+
+def _path_kind(action: argparse.Action) -> str | None:
+    """What a shell completes for an argument: "dir" for a folder (--out, DIR, a game), "file"
+    for another path, None for anything else."""
+    folder = action.dest in ("out", "folder", "games", "game", "targets") or action.metavar in ("DIR", "GAME")
+    if folder and (action.type is Path or action.dest in ("games", "game", "targets")):
+        return "dir"
+    return "file" if action.type is Path else None
 
 
 def _debug_anywhere(sub) -> None:
@@ -776,6 +790,28 @@ def cmd_watch(args) -> int:
     except KeyboardInterrupt:
         return _interrupted("stopped", args.out)
     return 0
+
+
+def cmd_completion(args) -> int:
+    """The completion script shtab generates from the parser: commands, options and choices; a
+    file or folder argument completes paths (a game's folder; bundled game ids are typed out)."""
+    import shtab
+
+    parser = _parser()
+    for action in _all_actions(parser):
+        kind = _path_kind(action)
+        if kind:
+            action.complete = shtab.DIRECTORY if kind == "dir" else shtab.FILE
+    print(shtab.complete(parser, shell=args.shell), end="")
+    return 0
+
+
+def _all_actions(parser: argparse.ArgumentParser):
+    for action in parser._actions:
+        yield action
+        if isinstance(action, argparse._SubParsersAction):
+            for sub in dict.fromkeys(action.choices.values()):
+                yield from _all_actions(sub)
 
 
 def cmd_games(args) -> int:

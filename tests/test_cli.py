@@ -324,3 +324,54 @@ def test_a_write_the_system_refuses_names_the_file(tmp_path):
     assert re.fullmatch(r"error: out/dojo-duel/\w+/[\w-]+\.png: File too large\n", done.stderr), done.stderr
     assert "Traceback" not in done.stderr
     assert not [p for p in out.rglob("*") if p.name.endswith(".tmp")]
+
+
+COMPLETE = """
+source <(cardgen_completion)
+complete_line() {
+    COMP_LINE="$1"; COMP_POINT=${#COMP_LINE}
+    read -ra COMP_WORDS <<< "$COMP_LINE"
+    [[ "$COMP_LINE" == *" " ]] && COMP_WORDS+=("")
+    COMP_CWORD=$(( ${#COMP_WORDS[@]} - 1 ))
+    COMPREPLY=()
+    _shtab_cardgen
+    printf '%s\\n' "${COMPREPLY[@]}"
+    echo ---
+}
+complete_line "cardgen ren"
+complete_line "cardgen render --j"
+complete_line "cardgen render my"
+complete_line "cardgen sheets --paper "
+"""
+
+
+def test_bash_completes_commands_options_choices_and_game_folders(tmp_path):
+    import shutil
+
+    if not shutil.which("bash"):
+        pytest.skip("no bash on this machine")
+    (tmp_path / "my-game").mkdir()
+    script = subprocess.run([sys.executable, "-m", "cardgen", "completion", "bash"], capture_output=True,
+                            text=True, cwd=ROOT, timeout=60)
+    assert script.returncode == 0, script.stderr
+    (tmp_path / "completion.bash").write_text(script.stdout)
+    driver = COMPLETE.replace("<(cardgen_completion)", str(tmp_path / "completion.bash"))
+    done = subprocess.run(["bash", "-c", driver], capture_output=True, text=True, cwd=tmp_path, timeout=60)
+    assert done.returncode == 0, done.stderr
+    commands, options, folders, papers = [block.split() for block in done.stdout.split("---")[:4]]
+    assert commands == ["render"]
+    assert options == ["--jobs"]
+    assert folders == ["my-game"]
+    assert set(papers) >= {"letter", "a4"}
+
+
+def test_zsh_completion_is_a_valid_script(tmp_path):
+    import shutil
+
+    if not shutil.which("zsh"):
+        pytest.skip("zsh is not installed here: only the bash script is tried")
+    script = subprocess.run([sys.executable, "-m", "cardgen", "completion", "zsh"], capture_output=True,
+                            text=True, cwd=ROOT, timeout=60)
+    assert script.returncode == 0 and script.stdout.startswith("#compdef cardgen"), script.stderr
+    (tmp_path / "_cardgen").write_text(script.stdout)
+    assert subprocess.run(["zsh", "-n", str(tmp_path / "_cardgen")], timeout=60).returncode == 0
