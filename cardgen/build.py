@@ -27,7 +27,6 @@ from cardgen.fsutil import read_record, write_atomic
 from cardgen.gamecode import own_code_errors
 from cardgen.model import Game, load_game
 from cardgen.paths import bundled_game_ids
-from cardgen.schema import refresh_editor_schemas
 from cardgen.validate import DeckReport, validate_decks
 
 STAGES = ("check", "cards", "sheets", "site", "rulebook", "matches")
@@ -104,11 +103,6 @@ def _check(result: GameBuild, out_root: Path, log: Callable[[str], None]) -> Non
         return
     game = result.game
     out_dir = out_root / game.id
-    try:
-        refresh_editor_schemas(game)    # (a folder set up for an editor: its schemas follow its cards)
-    except ContentError as exc:
-        result.errors = exc.issues
-        return
     result.decks = validate_decks(sorted((game.folder / "decks").glob("*.yaml")))
     result.written.append(write_atomic(out_dir / "report.txt", report_text(game, result.decks)))
     result.written.append(write_atomic(out_dir / "report.json",

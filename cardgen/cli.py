@@ -761,12 +761,9 @@ def _emit(text: str, output: Path | None) -> None:
 
 
 def cmd_new(args) -> int:
-    from cardgen.model import load_game
     from cardgen.scaffold import new_game
-    from cardgen.schema import set_up_editor
 
     written = new_game(args.folder, args.name)
-    written += set_up_editor(load_game(args.folder))
     where = display_path(args.folder)
     print(f"created {len(written)} files in {where}/:")
     for path in written:

@@ -32,46 +32,6 @@ def write_schemas(game: Game, folder: Path, own_folder: bool) -> list[Path]:
             for path, schema in files.items()]
 
 
-# The editor set-up inside a game folder (`cardgen new` makes it; docs/game-format.md): the two
-# schemas in a hidden folder, which cardgen's inputs leave out (a schema written by a build never
-# makes the next build redraw anything), and VS Code's YAML extension pointed at them.
-EDITOR_FOLDER = ".cardgen"
-EDITOR_SCHEMAS = {"cards": ("cards.schema.json", ["cards/*.yaml", "cards/**/*.yaml"]),
-                  "deck": ("deck.schema.json", ["decks/*.yaml", "decks/**/*.yaml"])}
-VSCODE_SETTINGS = Path(".vscode") / "settings.json"
-
-
-def set_up_editor(game: Game) -> list[Path]:
-    """Write the game folder's editor schemas and, when the folder has none, VS Code's settings
-    mapping them to the card and deck files (relative to the folder, as VS Code reads them)."""
-    written = refresh_editor_schemas(game, opted_in=True)
-    settings = game.folder / VSCODE_SETTINGS
-    if not settings.exists() and not settings.is_symlink():
-        mapping = {f"./{EDITOR_FOLDER}/{name}": globs for name, globs in EDITOR_SCHEMAS.values()}
-        written.append(fsutil.write_atomic(settings, json.dumps({"yaml.schemas": mapping}, indent=2) + "\n"))
-    return written
-
-
-def refresh_editor_schemas(game: Game, opted_in: bool = False) -> list[Path]:
-    """Rewrite the game folder's editor schemas whose content changed (an editor reloads a file
-    that is written). Only in a folder set up for them (`opted_in`, or its cards schema there):
-    building a stranger's folder never writes into it. A file there that cardgen did not write is
-    left alone, and the refusal raised."""
-    folder = game.folder / EDITOR_FOLDER
-    if not opted_in and not (folder / EDITOR_SCHEMAS["cards"][0]).is_file():
-        return []
-    schemas = {"cards": card_file_schema(game), "deck": deck_file_schema(game)}
-    written = []
-    for key, (name, _globs) in EDITOR_SCHEMAS.items():
-        path, text = folder / name, json.dumps(schemas[key], indent=2, ensure_ascii=False) + "\n"
-        why = _not_ours(path, own_folder=False)
-        if why:
-            raise ContentError([Issue(path, None, None, f"already exists and {why}; remove it")])
-        if not path.is_file() or path.read_text(encoding="utf-8") != text:
-            written.append(fsutil.write_atomic(path, text))
-    return written
-
-
 def _not_ours(path: Path, own_folder: bool) -> str | None:
     """Why the file at `path` may not be replaced, or None (no file, or one cardgen wrote)."""
     if not path.is_symlink() and not path.exists():
@@ -90,52 +50,36 @@ def _not_ours(path: Path, own_folder: bool) -> str | None:
 
 
 def card_file_schema(game: Game) -> dict:
-    """A card file's schema. A card is checked by the branch of its `type` (an if/then per type,
-    its type the card's own or, in a file with `defaults:`, the defaults'), so an editor's message
-    names the field that is wrong; one `anyOf` branch per type made every mistake read "not valid
-    under any of the given schemas"."""
-    defs, by_type, by_default = {}, [], []
-    for index, (type_id, card_type) in enumerate(game.card_types.items()):
+    variants = []
+    for type_id, card_type in game.card_types.items():
         props = {
             "name": {"type": "string", "description": "The card's name, unique in the game."},
             "type": {"const": type_id, "description": card_type.doc or card_type.label},
             "copies": {"type": "integer", "minimum": 1, "description": "How many the box holds."},
         }
-        props.update(record_schema(card_type.fields, [])["properties"])
-        ref = {"$ref": f"#/$defs/type-{index}"}
-        defs[f"type-{index}"] = {"title": card_type.label, "type": "object", "properties": props,
-                                 "additionalProperties": False}
-        by_type.append({"if": _has_const("type", type_id), "then": ref})
-        by_default.append({"if": {"properties": {"defaults": _has_const("type", type_id)},
-                                  "required": ["defaults"]},
-                           "then": {"properties": {"cards": {"items": {"if": {"required": ["type"]},
-                                                                       "else": ref}}}}})
-    # `name` and `type` may come from the file's `defaults:`, so only `name` is required here;
-    # cardgen itself reports every missing field with its line.
-    defs["card"] = {"type": "object", "required": ["name"],
-                    "properties": {"type": {"enum": list(game.card_types),
-                                            "description": "The card's type (game.yaml card_types)."}},
-                    "allOf": by_type}
+        body = record_schema(card_type.fields, [])
+        props.update(body["properties"])
+        # `name` and `type` may come from the file's `defaults:`, so only `name` is required here;
+        # cardgen itself reports every missing field with its line.
+        variants.append({"title": card_type.label, "type": "object", "properties": props,
+                         "required": ["name"], "additionalProperties": False})
+    card = {"anyOf": variants}
     defaults = {"type": "object", "description": "Fields every card of this file gets."}
     schema = {
         "$schema": DRAFT,
         "$comment": MARK,
         "title": f"{game.name} card file",
-        "$defs": defs,
+        "$defs": {"card": card},
         "anyOf": [
             {"type": "array", "items": {"$ref": "#/$defs/card"}},
             {"type": "object", "properties": {"defaults": defaults,
                                               "cards": {"type": "array",
                                                         "items": {"$ref": "#/$defs/card"}}},
-             "required": ["cards"], "additionalProperties": False, "allOf": by_default},
+             "required": ["cards"], "additionalProperties": False},
             {"$ref": "#/$defs/card"},
         ],
     }
     return _fill_names(schema, game)
-
-
-def _has_const(key: str, value: str) -> dict:
-    return {"properties": {key: {"const": value}}, "required": [key]}
 
 
 def deck_file_schema(game: Game) -> dict:
