@@ -9,6 +9,8 @@ for card faces and sheets, an engine for sample matches) and says why when it is
   site      the card database: out/<game>/site/index.html, offline
   rulebook  rulebook.pdf and player-aids.pdf
   matches   a short seeded simulation: balance figures and rule conflicts
+  schemas   the editor's schemas of card and deck files, in a game folder set up for them
+            (cardgen.editor): rewritten when they change, never written into any other folder
 """
 
 from __future__ import annotations
@@ -29,7 +31,7 @@ from cardgen.model import Game, load_game
 from cardgen.paths import bundled_game_ids
 from cardgen.validate import DeckReport, validate_decks
 
-STAGES = ("check", "cards", "sheets", "site", "rulebook", "matches")
+STAGES = ("check", "cards", "sheets", "site", "rulebook", "matches", "schemas")
 SAMPLE_MATCHES = 500
 SAMPLE_VARIANT_MATCHES = 100     # per variant the engine plays, each beside the published rules
 
@@ -333,6 +335,15 @@ def _conflict_issue(game_id: str, c: dict, variant: str | None = None) -> Issue:
                                         f"--seed {c['seed']})")
 
 
+def _stage_schemas(game: Game, out_root: Path, jobs: int | None, progress: bool) -> StageResult:
+    from cardgen.editor import is_set_up, update_schemas
+
+    if not is_set_up(game.folder):
+        return StageResult("schemas", True, "skipped: no editor set-up (cardgen schema GAME --into-folder)")
+    written = update_schemas(game)
+    return StageResult("schemas", True, ", ".join(display_path(p) for p in written) or "unchanged")
+
+
 MATCHES_RECORD = ".matches.json"     # the key of the last sample matches, their summary and findings
 
 
@@ -377,6 +388,7 @@ STAGE_PLAN = {stage.name: stage for stage in (
           imports=("cardgen.publish", "weasyprint")),
     Stage("matches", (Part(_stage_matches, 1.0),), widest=MANY,
           imports=("cardgen.sim.runner", "cardgen.engines")),
+    Stage("schemas", (Part(_stage_schemas, 0.05, 0.0002),)),
 )}
 
 

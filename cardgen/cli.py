@@ -139,7 +139,8 @@ def _parser() -> argparse.ArgumentParser:
     p = sub.add_parser("build", help="check every game and write its outputs under out/")
     p.add_argument("games", nargs="*", metavar="GAME", help="game ids or folders (default: all bundled)")
     p.add_argument("--out", type=Path, default=Path("out"), help="output folder (default: out)")
-    p.add_argument("--only", nargs="+", choices=["cards", "sheets", "site", "rulebook", "matches"],
+    p.add_argument("--only", nargs="+",
+                   choices=["cards", "sheets", "site", "rulebook", "matches", "schemas"],
                    help="run only these stages after the check (default: all)")
     p.add_argument("--jobs", type=_jobs, default=None, help=JOBS_HELP)
     p.set_defaults(func=cmd_build)
@@ -150,9 +151,14 @@ def _parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("schema", help="write JSON Schemas of a game's card and deck files")
     p.add_argument("game", metavar="GAME")
-    p.add_argument("--out", type=Path, default=None,
-                   help="folder for the schemas (default: out/<game>/schema); a file there that "
-                        "cardgen did not write is never replaced")
+    where = p.add_mutually_exclusive_group()
+    where.add_argument("--out", type=Path, default=None,
+                       help="folder for the schemas (default: out/<game>/schema); a file there that "
+                            "cardgen did not write is never replaced")
+    where.add_argument("--into-folder", action="store_true",
+                       help="set the game folder up for VS Code's YAML extension instead: the schemas "
+                            "in its .cardgen/ (which build and watch then keep current) and "
+                            ".vscode/settings.json when it has none (default: off)")
     p.set_defaults(func=cmd_schema)
 
     p = sub.add_parser("render", help="card faces and backs as PNG (300 dpi, with bleed)")
@@ -425,11 +431,28 @@ def cmd_schema(args) -> int:
     from cardgen.schema import write_schemas
 
     game = load_game(args.game)
+    if args.into_folder:
+        return _schema_into_folder(game)
     out = args.out or Path("out") / game.id / "schema"
     for path in write_schemas(game, out, own_folder=args.out is None):
         print(display_path(path))
     print("Point your editor at them, e.g. first line of a card file:\n"
           f"  # yaml-language-server: $schema={display_path(out)}/{game.id}.cards.schema.json")
+    return 0
+
+
+def _schema_into_folder(game) -> int:
+    from cardgen.editor import set_up
+
+    written, note = set_up(game)
+    for path in written:
+        print(display_path(path))
+    if not written:
+        print(f"{display_path(game.folder)}: already set up, schemas unchanged")
+    if note:
+        print(note)
+    print("Open the game folder in VS Code with the YAML extension (redhat.vscode-yaml): card and deck "
+          "files are checked as you type; cardgen build and watch keep the schemas current.")
     return 0
 
 
@@ -771,7 +794,9 @@ def cmd_new(args) -> int:
     print(f"\nnext: cardgen build {where}      (cards, proxy sheets, rulebook, deck report and sample "
           "matches in out/)\n"
           f"      cardgen watch {where}      (rebuilds as you save)\n"
-          f"      cardgen simulate {where}   (its rules engine, {where}/engine.py, plays seeded matches)")
+          f"      cardgen simulate {where}   (its rules engine, {where}/engine.py, plays seeded matches)\n"
+          f"      code {where}               (VS Code with its YAML extension checks cards and decks as you "
+          "type: docs/game-format.md, Editor set-up)")
     return 0
 
 

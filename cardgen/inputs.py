@@ -138,6 +138,7 @@ STAGE_READS: dict[str, tuple[str, ...]] = {
     "site": (*_CARDS, "decks/"),
     "rulebook": (*_CARDS, "decks/", "rules/", "templates/", "scenarios/", "*python"),
     "matches": ("game.yaml", "cards/", "decks/", "scenarios/", "*python"),
+    "schemas": ("game.yaml", "cards/"),
 }
 
 

@@ -7,13 +7,16 @@ import re
 import unicodedata
 from pathlib import Path
 
+from cardgen.editor import set_up
 from cardgen.errors import ContentError, Issue
 from cardgen.fsutil import write_atomic
+from cardgen.model import load_game
 from cardgen.paths import templates_dir
 
 
 def new_game(folder: Path, name: str | None = None) -> list[Path]:
-    """Copy the starter game into `folder` (which must not exist or be empty)."""
+    """Copy the starter game into `folder` (which must not exist or be empty), set up for VS Code's
+    YAML extension (cardgen.editor): its card and deck files are checked as they are typed."""
     folder = Path(folder)
     if folder.exists() and any(folder.iterdir()):
         raise ContentError([Issue(folder, None, None, "already exists and is not empty; cardgen new "
@@ -33,4 +36,5 @@ def new_game(folder: Path, name: str | None = None) -> list[Path]:
         for slot, value in (("{{ name_yaml }}", name_yaml), ("{{ name }}", name), ("{{ id }}", game_id)):
             text = text.replace(slot, value)
         written.append(write_atomic(folder / path.relative_to(source), text))
-    return written
+    editor_files, _note = set_up(load_game(str(folder)))     # (no note: the folder had no settings)
+    return written + editor_files

@@ -57,8 +57,10 @@ def test_new_copies_the_starter_game_without_python_caches(tmp_path, monkeypatch
 
 def test_stages_follow_what_changed(tmp_path):
     assert stages_for([tmp_path / "rules" / "a.md"], tmp_path) == ("check", "rulebook")
+    # (and the editor's schemas: their names fill the deck schema)
     assert stages_for([tmp_path / "cards" / "x.yaml"], tmp_path) == ("check", "cards", "sheets", "site",
-                                                                     "rulebook", "matches")
+                                                                     "rulebook", "matches", "schemas")
+    assert stages_for([tmp_path / ".cardgen" / "cards.schema.json"], tmp_path) == ("check",)
     # the rulebook prints the sample decks, and the matches play them
     assert stages_for([tmp_path / "decks" / "d.yaml"], tmp_path) == ("check", "sheets", "site", "rulebook",
                                                                      "matches")
@@ -81,6 +83,8 @@ def test_watch_rebuilds_on_save_and_survives_a_mistake(tmp_path):
         watching.wait_for("rebuilt")
         assert png.stat().st_mtime_ns != before
         assert any("1 drawn" in line for line in watching.lines), watching.lines
+        # the editor's schemas are left as they are: no card name changed
+        assert any("schemas   unchanged" in line for line in watching.lines), watching.lines
         watching.lines.clear()
         cards.write_text(cards.read_text().replace("honey: 3\n", "honey: 9\n", 1))
         watching.wait_for("rebuilt")
@@ -90,6 +94,10 @@ def test_watch_rebuilds_on_save_and_survives_a_mistake(tmp_path):
         cards.write_text(cards.read_text().replace("honey: 9\n", "honey: 2\n", 1))
         watching.wait_for("rebuilt")
         assert any(", ok" in line for line in watching.lines), watching.lines
+        watching.lines.clear()
+        cards.write_text(cards.read_text().replace("name: Forager\n", "name: Forager Bee\n", 1))
+        watching.wait_for("rebuilt")
+        assert "Forager Bee" in (folder / ".cardgen" / "deck.schema.json").read_text()
 
 
 @pytest.mark.parametrize("name", ["Bees: The Game", 'The "Hive"', "#1 Hive", "Ökonomie der Bienen"])

@@ -63,3 +63,89 @@ def test_schema_command_writes_both_files(tmp_path):
     names = sorted(p.name for p in tmp_path.iterdir())
     assert names == ["lantern-guild.cards.schema.json", "lantern-guild.deck.schema.json"]
     assert json.loads((tmp_path / names[0]).read_text())["title"] == "Lantern Guild card file"
+
+
+# -- a mistake is named where it is -------------------------------------------------------------
+
+@pytest.fixture(scope="module")
+def starter(tmp_path_factory):
+    from cardgen.scaffold import new_game
+
+    folder = tmp_path_factory.mktemp("starter") / "bees"
+    new_game(folder, "Bees")
+    return folder
+
+
+def card_per_type(game):
+    """One card of each type the game has cards of, as a card file would hold it."""
+    out = {}
+    for card in game.cards.values():
+        out.setdefault(card.type, {"name": card.name, "type": card.type, **plain(card.fields)})
+    return out
+
+
+def misspelt(field: str, taken) -> str:
+    """The field's name with a letter dropped (or, for a short one, doubled): not a field itself."""
+    for i in range(1, len(field)):
+        candidate = field[:i] + field[i + 1:] if len(field) > 3 else field + field[-1]
+        if candidate not in taken:
+            return candidate
+    raise AssertionError(f"no misspelling of {field!r}")
+
+
+@pytest.mark.parametrize("ref", [*GAMES, "starter"], ids=str)
+def test_a_misspelt_field_is_named_with_the_fields_of_its_card_type(ref, request):
+    """Each card type is a branch of its own: a card with a misspelt field is reported as that
+    field, with the fields its type has, not as a card that matches none of the types."""
+    game = load_game(request.getfixturevalue("starter") if ref == "starter" else ref)
+    validator = jsonschema.Draft7Validator(card_file_schema(game))
+    for type_id, card in card_per_type(game).items():
+        allowed = ["name", "type", "copies", *game.card_types[type_id].fields]
+        assert not list(validator.iter_errors([card])), type_id
+        field = next(iter(game.card_types[type_id].fields), "copies")
+        wrong = misspelt(field, allowed)
+        bad = {**card, wrong: card.get(field, 1)}
+        untyped = {k: v for k, v in bad.items() if k != "type"}
+        for document, where in (([bad], [0]), (bad, []),
+                                ({"defaults": {"type": type_id}, "cards": [untyped]}, ["cards", 0])):
+            error = jsonschema.exceptions.best_match(validator.iter_errors(document))
+            assert list(error.absolute_path) == where, (type_id, error.message)
+            assert repr(wrong) in error.message, error.message
+            assert all(repr(name) in error.message for name in allowed), error.message
+
+
+@pytest.mark.parametrize("ref", [*GAMES, "starter"], ids=str)
+def test_a_wrong_typed_value_is_named_by_its_field(ref, request):
+    game = load_game(request.getfixturevalue("starter") if ref == "starter" else ref)
+    schema = card_file_schema(game)
+    validator = jsonschema.Draft7Validator(schema)
+    checked = 0
+    for type_id, card in card_per_type(game).items():
+        for field, spec in game.card_types[type_id].fields.items():
+            # a value of a JSON type the field does not take (a mapping, where a text or number is)
+            value = next((v for v in ({"x": 1}, ["x"], 12345, "lots") if not _accepts(spec, v, game)), None)
+            if value is None:
+                continue
+            error = jsonschema.exceptions.best_match(validator.iter_errors([{**card, field: value}]))
+            assert list(error.absolute_path)[:2] == [0, field], (type_id, field, error.message)
+            checked += 1
+    assert checked
+
+
+def _accepts(spec, value, game) -> bool:
+    """Whether a field's own schema takes the value (names filled in as the file's schema has them)."""
+    from cardgen.schema import _fill_names
+
+    return jsonschema.Draft7Validator(_fill_names(spec.schema(), game)).is_valid(value)
+
+
+def test_a_misspelt_deck_key_or_card_is_named():
+    game = load_game(GUILD)
+    deck = jsonschema.Draft7Validator(deck_file_schema(game))
+    error = jsonschema.exceptions.best_match(deck.iter_errors({"gmae": "x", "cards": {"Wick Runner": 2}}))
+    assert "'gmae'" in error.message and "'game'" in error.message
+    error = jsonschema.exceptions.best_match(deck.iter_errors({"game": "x", "cards": {"Wick Runer": 2}}))
+    assert list(error.absolute_path) == ["cards"] and "'Wick Runer'" in error.message
+    assert "'Wick Runner'" in error.message
+    error = jsonschema.exceptions.best_match(deck.iter_errors({"game": "x", "cards": {"Wick Runner": "2"}}))
+    assert list(error.absolute_path) == ["cards", "Wick Runner"]
