@@ -616,3 +616,12 @@ def test_a_flag_means_the_same_in_every_command():
                 differ.append(f"{flag}: `cardgen {command}` differs from `cardgen {seen[flag][0]}`")
     assert not differ, "\n".join(differ)
     assert {"--out", "--jobs", "--format", "--seed", "--output", "--variant"} <= set(seen)
+
+
+def test_tts_takes_its_image_format_as_images_and_still_as_format():
+    from cardgen.cli import _parser
+
+    parse = _parser().parse_args
+    assert parse(["tts", "dojo-duel", "--images", "png"]).image_format == "png"
+    assert parse(["tts", "dojo-duel", "--format", "png"]).image_format == "png"   # its old name
+    assert parse(["tts", "dojo-duel"]).image_format == "jpg"
