@@ -8,7 +8,25 @@ import sys
 from pathlib import Path
 
 from cardgen import __version__
-from cardgen.errors import ContentError, Issue, display_path, os_reason
+from cardgen.cliargs import (
+    at_least_one,
+    bots_option,
+    completes,
+    flag,
+    folder_argument,
+    format_option,
+    game_argument,
+    game_option,
+    jobs_option,
+    out_option,
+    output_option,
+    paper_option,
+    players_option,
+    seed_option,
+    target_argument,
+    variant_option,
+)
+from cardgen.errors import ContentError, Issue, display_path, os_issue
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -30,15 +48,13 @@ def _run(argv: list[str] | None) -> int:
     guard_output()      # names from a game folder never reach the terminal as control sequences
     out = getattr(args, "out", None)
     if isinstance(out, Path) and out.exists() and not out.is_dir():
-        print(f"error: --out {display_path(out)}: is a file, not a folder", file=sys.stderr)
-        return 2
+        return _failed(args, 2, [Issue(None, None, None,
+                                       f"--out {display_path(out)}: is a file, not a folder")])
     try:
         with own_code_errors():        # a game's own code failed: its file and line, no traceback
             return args.func(args)
     except ContentError as exc:
-        for issue in exc.issues:
-            print(f"error: {issue}", file=sys.stderr)
-        return 2
+        return _failed(args, 2, exc.issues)
     except KeyboardInterrupt:
         return _interrupted("interrupted", out)
     except BrokenPipeError:
@@ -50,22 +66,42 @@ def _run(argv: list[str] | None) -> int:
     except OSError as exc:
         # The machine said no (read-only or full disk, --out naming a file): the path and the
         # system's reason, as for any input the user can fix.
-        print(f"error: {os_reason(exc)}", file=sys.stderr)
-        return 2
+        return _failed(args, 2, [os_issue(exc)])
     except Exception as exc:
         # Anything else is cardgen's own fault: never exit 1, which means "findings".
         if args.debug:
             import traceback
 
             traceback.print_exc()
-        print(f"internal error: a bug in cardgen {__version__}, not in your files: "
-              f"{type(exc).__name__}: {exc}"
-              + ("" if args.debug else " (run again with --debug to see the traceback)"),
-              file=sys.stderr)
-        return 3
+        words = (f"internal error: a bug in cardgen {__version__}, not in your files: "
+                 f"{type(exc).__name__}: {exc}"
+                 + ("" if args.debug else " (run again with --debug to see the traceback)"))
+        return _failed(args, 3, [Issue(None, None, None, words)], prefix="")
     finally:
         if argv is None:    # cardgen run as a program (tests pass their arguments)
             _ignore_ctrl_c()
+
+
+def _failed(args, code: int, issues: list[Issue], prefix: str = "error: ") -> int:
+    """The command stopped: each problem on stderr, and in json mode the document, with no result."""
+    for issue in issues:
+        print(f"{prefix}{issue}", file=sys.stderr)
+    _print_document(args, code, issues, None)
+    return code
+
+
+def _json_document(args) -> str | None:
+    """The command whose versioned JSON document (cardgen.jsondocs) goes to stdout, in json mode."""
+    return getattr(args, "document", None) if getattr(args, "format", None) == "json" else None
+
+
+def _print_document(args, code: int, issues: list[Issue], result: dict | None) -> int:
+    from cardgen.jsondocs import document
+
+    command = _json_document(args)
+    if command:
+        print(json.dumps(document(command, code, issues, result), indent=2, ensure_ascii=False))
+    return code
 
 
 def _interrupted(word: str, out) -> int:
@@ -94,169 +130,150 @@ def _ignore_ctrl_c() -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
-def _at_least_one(text: str) -> int:
-    """A count option (matches, packs, processes): a whole number, 1 or more."""
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"{value} is too few: give 1 or more")
-    return value
-
-
-JOBS_HELP = "processes at most (default: as many as the CPUs this process may use)"
-
-
-def _jobs(text: str) -> int:
-    """--jobs: 1 to four processes a core (more only adds memory and start-up time)."""
-    import os
-
-    value = _at_least_one(text)
-    most = 4 * (os.cpu_count() or 1)
-    if value > most:
-        raise argparse.ArgumentTypeError(f"{value} is too many: at most {most} processes "
-                                         f"(4 for each of this machine's {most // 4} cores)")
-    return value
-
-
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="cardgen", description="Card games from YAML: check decks, build print-and-play files.")
     parser.add_argument("--version", action="version", version=f"cardgen {__version__}")
-    parser.add_argument("--debug", action="store_true",
-                        help="on an internal error, print the traceback (for a bug report)")
+    flag(parser, "--debug", help="on an internal error, print the traceback (for a bug report)")
     sub = parser.add_subparsers(metavar="COMMAND")
 
     p = sub.add_parser("validate", help="check deck files against their game's rules")
-    p.add_argument("decks", nargs="+", metavar="DECK",
-                   help="deck files (a game id or game folder means its decks/*.yaml)")
-    p.add_argument("--format", choices=["text", "json"], default="text")
-    p.add_argument("--strict", action="store_true",
-                   help="warnings (deck advice the published rules do not make) count as errors")
+    completes(p.add_argument("decks", nargs="+", metavar="DECK",
+                             help="deck files (a game id or game folder means its decks/*.yaml)"),
+              "game-or-file")
+    format_option(p)
+    flag(p, "--strict", help="warnings (deck advice the published rules do not make) count as errors")
     p.set_defaults(func=cmd_validate)
 
     p = sub.add_parser("build", help="check every game and write its outputs under out/")
-    p.add_argument("games", nargs="*", metavar="GAME", help="game ids or folders (default: all bundled)")
-    p.add_argument("--out", type=Path, default=Path("out"), help="output folder (default: out)")
-    p.add_argument("--only", nargs="+",
+    game_argument(p, "games", nargs="*",
+                  help="bundled game ids or game folders (default: every bundled game)")
+    out_option(p)
+    p.add_argument("--only", nargs="+", metavar="STAGE",
                    choices=["cards", "sheets", "site", "rulebook", "matches", "schemas"],
-                   help="run only these stages after the check (default: all)")
-    p.add_argument("--jobs", type=_jobs, default=None, help=JOBS_HELP)
+                   help="run only these stages after the check: cards, sheets, site, rulebook, matches, "
+                        "schemas (default: all)")
+    jobs_option(p)
+    format_option(p, document="build")
     p.set_defaults(func=cmd_build)
 
     p = sub.add_parser("info", help="load a game and summarise it (or list its content errors)")
-    p.add_argument("game", metavar="GAME", help="a bundled game id or a game folder")
+    game_argument(p)
+    format_option(p, document="info")
     p.set_defaults(func=cmd_info)
 
     p = sub.add_parser("schema", help="write JSON Schemas of a game's card and deck files")
-    p.add_argument("game", metavar="GAME")
+    game_argument(p)
     where = p.add_mutually_exclusive_group()
-    where.add_argument("--out", type=Path, default=None,
-                       help="folder for the schemas (default: out/<game>/schema); a file there that "
-                            "cardgen did not write is never replaced")
-    where.add_argument("--into-folder", action="store_true",
-                       help="set the game folder up for VS Code's YAML extension instead: the schemas "
-                            "in its .cardgen/ (which build and watch then keep current) and "
-                            ".vscode/settings.json when it has none (default: off)")
+    completes(where.add_argument(
+        "--out", type=Path, default=None, metavar="DIR",
+        help="the folder the schemas go in, itself (not DIR/<game>/ as elsewhere) (default: "
+             "out/<game>/schema); a file there that cardgen did not write is never replaced"), "dir")
+    flag(where, "--into-folder",
+         help="set the game folder up for VS Code's YAML extension instead: the schemas in its "
+              ".cardgen/ (which build and watch then keep current) and .vscode/settings.json when it "
+              "has none")
     p.set_defaults(func=cmd_schema)
 
     p = sub.add_parser("render", help="card faces and backs as PNG (300 dpi, with bleed)")
-    p.add_argument("games", nargs="+", metavar="GAME", help="one game or several, drawn side by side")
-    p.add_argument("--only", nargs="+", metavar="NAME", help="only these cards")
+    game_argument(p, "games", nargs="+", help="one game or several, drawn side by side: bundled game ids "
+                                              "or game folders")
+    p.add_argument("--only", nargs="+", metavar="NAME", help="only these cards (default: every card)")
     p.add_argument("--preset", choices=["tgc", "mpc", "dtc"], default=None,
-                   help="print shop: tgc (The Game Crafter, default), mpc (MakePlayingCards), "
-                        "dtc (DriveThruCards)")
-    p.add_argument("--jobs", type=_jobs, default=None, help=JOBS_HELP)
-    p.add_argument("--no-cache", action="store_true", help="redraw every card")
-    p.add_argument("--out", type=Path, default=Path("out"))
+                   help="print shop: tgc (The Game Crafter), mpc (MakePlayingCards), "
+                        "dtc (DriveThruCards): its bleed (default: none, the bleed layouts.yaml gives)")
+    jobs_option(p)
+    flag(p, "--no-cache", help="redraw every card, changed or not")
+    out_option(p)
     p.set_defaults(func=cmd_render)
 
     p = sub.add_parser("sheets", help="print-and-play proxy sheets (PDF, Letter and A4) for a game or a deck")
-    p.add_argument("targets", nargs="+", metavar="GAME|DECK",
-                   help="a game (the whole set) or a deck file; several are printed side by side")
-    p.add_argument("--paper", choices=["letter", "a4", "both"], default="both", help="(default: both)")
+    target_argument(p, "targets", nargs="+",
+                    help="a game (the whole set) or a deck file; several are printed side by side")
+    paper_option(p, ("letter", "a4", "both"), "both")
     p.add_argument("--backs", choices=["duplex-long", "duplex-short", "separate", "fold", "none"],
                    default="duplex-long",
-                   help="duplex-long (default): flip on the long edge; duplex-short; separate back pages; "
-                        "fold (faces and backs side by side); none")
+                   help="duplex-long: flip on the long edge; duplex-short; separate back pages; "
+                        "fold (faces and backs side by side); none (default: duplex-long)")
     p.add_argument("--offset-x", type=float, default=0.0, metavar="MM",
                    help="move everything on the back pages right (negative: left), as the back page "
-                        "prints, to make up for your printer's drift (hold a test sheet to the light)")
+                        "prints, to make up for your printer's drift (hold a test sheet to the light) "
+                        "(default: 0)")
     p.add_argument("--offset-y", type=float, default=0.0, metavar="MM",
-                   help="move everything on the back pages down (negative: up)")
+                   help="move everything on the back pages down (negative: up) (default: 0)")
     cuts = p.add_mutually_exclusive_group()
     cuts.add_argument("--gap", type=float, default=0.0, metavar="MM",
-                      help="space between cards (a wide gap can cost a row or column)")
-    cuts.add_argument("--shared-cuts", action="store_true", help="neighbours share cut lines (default)")
-    p.add_argument("--bleed", action="store_true", help="print the bleed around cards where it fits")
-    p.add_argument("--singles", action="store_true",
-                   help="also one page per card at trim + bleed, for print-on-demand shops")
-    p.add_argument("--out", type=Path, default=Path("out"), help="output folder (default: out)")
+                      help="space between cards (a wide gap can cost a row or column) (default: 0, "
+                           "neighbours share cut lines)")
+    cuts.add_argument("--shared-cuts", action="store_true",
+                      help="neighbours share cut lines, whatever --gap says (default: on, unless --gap)")
+    flag(p, "--bleed", help="print the bleed around cards where it fits")
+    flag(p, "--singles", help="also one page per card at trim + bleed, for print-on-demand shops")
+    out_option(p)
     p.set_defaults(func=cmd_sheets)
 
     p = sub.add_parser("tts", help="Tabletop Simulator deck: sheet images and a saved-object JSON")
-    p.add_argument("target", metavar="GAME|DECK", help="a game (the whole set) or a deck file")
-    p.add_argument("--format", choices=["jpg", "png"], default="jpg", help="image format (default: jpg)")
-    p.add_argument("--out", type=Path, default=Path("out"), help="output folder (default: out)")
+    target_argument(p, "target", help="a game (the whole set) or a deck file")
+    p.add_argument("--images", choices=["jpg", "png"], default="jpg", dest="image_format",
+                   help="the sheets' image format (default: jpg)")
+    p.add_argument("--format", choices=["jpg", "png"], dest="image_format",   # its old name: --format
+                   default=argparse.SUPPRESS, help=argparse.SUPPRESS)        # means text|json elsewhere
+    out_option(p)
     p.set_defaults(func=cmd_tts)
 
     for name, what in (("rulebook", "the rulebook PDF (out/<game>/rulebook.pdf)"),
                        ("aids", "the player aids PDF (out/<game>/player-aids.pdf)")):
         p = sub.add_parser(name, help=f"write {what} from the game's rules/*.md and data")
-        p.add_argument("game", metavar="GAME")
-        p.add_argument("--paper", choices=["a5", "a4", "letter", "half-letter"],
-                       default="a5" if name == "rulebook" else "letter")
-        p.add_argument("--out", type=Path, default=Path("out"))
+        game_argument(p)
+        paper_option(p, ("a5", "a4", "letter", "half-letter"), "a5" if name == "rulebook" else "letter")
+        out_option(p)
         p.set_defaults(func=cmd_rulebook if name == "rulebook" else cmd_aids)
 
     p = sub.add_parser("simulate", help="play seeded sample matches between bots; report balance "
                                         "and rule conflicts")
-    p.add_argument("game", metavar="GAME")
-    p.add_argument("--decks", nargs="+", metavar="DECK",
-                   help="deck files to pit against each other, each pair in both seatings "
-                        "(checked first, as `cardgen validate` checks them)")
-    p.add_argument("--matches", type=_at_least_one, default=1000)
-    p.add_argument("--seed", type=int, default=1, help="first match seed (match i uses seed+i)")
-    p.add_argument("--jobs", type=_jobs, default=None, help=JOBS_HELP)
-    p.add_argument("--bots", default="random", help="bot per seat, comma-separated, e.g. random,greedy")
+    game_argument(p)
+    _decks_option(p, help="deck files to pit against each other, each pair in both seatings "
+                          "(checked first, as `cardgen validate` checks them)")
+    p.add_argument("--matches", type=at_least_one, default=1000, metavar="N",
+                   help="how many matches (default: 1000)")
+    seed_option(p, help="the first match's seed (match i plays seed+i)")
+    jobs_option(p)
+    bots_option(p)
     _match_options(p)
-    p.add_argument("--no-invariants", action="store_true", help="skip the per-step invariant checks")
-    p.add_argument("--format", choices=["text", "json"], default="text")
-    p.add_argument("--out", type=Path, default=Path("out"), help="where the HTML/JSON report goes")
+    flag(p, "--no-invariants", help="skip the per-step invariant checks")
+    format_option(p)
+    out_option(p)
     p.set_defaults(func=cmd_simulate)
 
     p = sub.add_parser("replay", help="print one sample match move by move")
-    p.add_argument("game", metavar="GAME")
-    p.add_argument("--seed", type=int, required=True)
-    p.add_argument("--decks", nargs="+", metavar="DECK")
-    p.add_argument("--bots", default="random")
+    game_argument(p)
+    seed_option(p, required=True, help="the match's seed, as simulate's report gives it")
+    _decks_option(p, help="the decks to seat, in order (checked first, as `cardgen validate` checks them)")
+    bots_option(p)
     _match_options(p)
     p.set_defaults(func=cmd_replay)
 
     p = sub.add_parser("check", help="run a game's scenarios (rulebook examples and FAQ) on its engine")
-    p.add_argument("game", metavar="GAME")
-    p.add_argument("--variant", action="append", default=[], metavar="NAME",
-                   help="play every scenario with this variant of the game on as well (repeatable; "
-                        "`cardgen info GAME` lists them); the scenarios state the published rules, "
-                        "so the ones that fail show what the variant changes")
+    game_argument(p)
+    variant_option(p)       # (the scenarios state the published rules: the failures show the variant)
+    format_option(p, document="check")
     p.set_defaults(func=cmd_check)
 
     p = sub.add_parser("site", help="the card database: a searchable static site of every card")
-    p.add_argument("game", metavar="GAME")
-    p.add_argument("--out", type=Path, default=Path("out"))
+    game_argument(p)
+    out_option(p)
     p.set_defaults(func=cmd_site)
 
     p = sub.add_parser("packs", help="open booster packs by the game's rarity slots")
-    p.add_argument("game", metavar="GAME")
-    p.add_argument("--count", type=_at_least_one, default=1)
-    p.add_argument("--seed", type=int, default=1)
-    p.add_argument("--format", choices=["text", "json"], default="text")
-    p.add_argument("--deck", type=Path, default=None,
-                   help="also write the opened cards as a deck file (never overwrites a file)")
-    p.add_argument("--sheets", action="store_true",
-                   help="also print the opened cards as proxy sheets (out/<game>/packs-seed-S-*.pdf)")
-    p.add_argument("--out", type=Path, default=Path("out"))
+    game_argument(p)
+    p.add_argument("--count", type=at_least_one, default=1, metavar="N", help="how many packs (default: 1)")
+    seed_option(p)
+    format_option(p)
+    completes(p.add_argument("--deck", type=Path, default=None, metavar="FILE",
+                             help="also write the opened cards as a deck file, never replacing one "
+                                  "(default: none)"), "file")
+    flag(p, "--sheets", help="also print the opened cards as proxy sheets (DIR/<game>/packs-seed-S-*.pdf)")
+    out_option(p)
     p.set_defaults(func=cmd_packs)
 
     p = sub.add_parser("deck", help="deck lists as plain text: import and export")
@@ -264,28 +281,30 @@ def _parser() -> argparse.ArgumentParser:
     q = deck_sub.add_parser("import", help='a "4 Card Name" list or a Cockatrice .cod file -> a deck YAML')
     q.add_argument("file", type=Path, metavar="FILE", help="a text deck list or a .cod file (told apart "
                                                            "by their contents)")
-    q.add_argument("--game", default=None, help="game id or folder (or a `game:` line in the file)")
-    q.add_argument("-o", "--output", type=Path, default=None, help="write here (default: print)")
+    game_option(q, default_words="the file's `game:` line")
+    output_option(q)
     q.set_defaults(func=cmd_deck_import)
     q = deck_sub.add_parser("export", help='a deck YAML -> a "4 Card Name" list or a Cockatrice .cod file')
-    q.add_argument("deck", type=Path, metavar="DECK.yaml")
-    q.add_argument("-o", "--output", type=Path, default=None, help="write here (default: print)")
+    q.add_argument("deck", type=Path, metavar="DECK.yaml", help="a deck file")
+    output_option(q)
     q.add_argument("--format", choices=("text", "cod"), default=None,
                    help="text or cod (default: cod for an --output ending in .cod, else text)")
     q.set_defaults(func=cmd_deck_export)
 
     p = sub.add_parser("new", help="start your own game: a small complete game folder to edit")
-    p.add_argument("folder", type=Path, metavar="DIR")
+    folder_argument(p, help="the new game's folder (it must not exist yet)")
     p.add_argument("--name", default=None, help="the game's name (default: from the folder name)")
     p.set_defaults(func=cmd_new)
 
     p = sub.add_parser("watch", help="rebuild a game folder whenever one of its files is saved")
-    p.add_argument("folder", type=Path, metavar="DIR")
-    p.add_argument("--out", type=Path, default=Path("out"))
-    p.add_argument("--interval", type=float, default=0.5, help="seconds between checks")
+    folder_argument(p, help="the game folder to watch")
+    out_option(p)
+    p.add_argument("--interval", type=float, default=0.5, metavar="SECONDS",
+                   help="seconds between checks (default: 0.5)")
     p.set_defaults(func=cmd_watch)
 
     p = sub.add_parser("games", help="list the bundled games")
+    format_option(p, document="games")
     p.set_defaults(func=cmd_games)
 
     p = sub.add_parser("completion", help="print the shell completion script (bash or zsh)")
@@ -294,15 +313,6 @@ def _parser() -> argparse.ArgumentParser:
     p.set_defaults(func=cmd_completion)
     _debug_anywhere(sub)
     return parser
-
-
-def _path_kind(action: argparse.Action) -> str | None:
-    """What a shell completes for an argument: "dir" for a folder (--out, DIR, a game), "file"
-    for another path, None for anything else."""
-    folder = action.dest in ("out", "folder", "games", "game", "targets") or action.metavar in ("DIR", "GAME")
-    if folder and (action.type is Path or action.dest in ("games", "game", "targets")):
-        return "dir"
-    return "file" if action.type is Path else None
 
 
 def _debug_anywhere(sub) -> None:
@@ -331,6 +341,8 @@ def cmd_validate(args) -> int:
 def cmd_build(args) -> int:
     from cardgen.build import STAGES, build_games, print_stage_errors
 
+    lines = sys.stderr if _json_document(args) else sys.stdout     # (stdout holds the JSON alone)
+
     def show_problems(result) -> None:
         if result.errors:
             print("  cannot load", file=sys.stderr)
@@ -339,18 +351,23 @@ def cmd_build(args) -> int:
             return
         for deck in result.decks:
             for p in deck.problems:
-                print(f"  {display_path(deck.path)}:{p.line}: {p.rule}: {p.message}")
+                print(f"  {display_path(deck.path)}:{p.line}: {p.rule}: {p.message}", file=lines)
             for issue in deck.errors:
                 print(f"  error: {issue}", file=sys.stderr)
         print_stage_errors(result)
 
     stages = STAGES if not args.only else ("check", *[s for s in STAGES if s in args.only])
     results = build_games(args.games or _bundled(), args.out, stages, progress=sys.stderr.isatty(),
-                          log=lambda line: print(line, flush=True), finished=show_problems, jobs=args.jobs)
-    print(f"output in {display_path(args.out)}/")
-    if any(r.needs_fixing for r in results):
-        return 2
-    return 0 if all(r.ok for r in results) else 1
+                          log=lambda line: print(line, file=lines, flush=True), finished=show_problems,
+                          jobs=args.jobs)
+    print(f"output in {display_path(args.out)}/", file=lines)
+    code = 2 if any(r.needs_fixing for r in results) else 0 if all(r.ok for r in results) else 1
+    if _json_document(args):
+        from cardgen.jsondocs import build_errors, build_result
+
+        _print_document(args, code, [i for r in results for i in build_errors(r)],
+                        build_result(results, args.out))
+    return code
 
 
 def _bundled() -> list[str]:
@@ -364,6 +381,10 @@ def cmd_info(args) -> int:
     from cardgen.rules import rule_ids
 
     game = load_game(args.game)
+    if _json_document(args):
+        from cardgen.jsondocs import game_summary
+
+        return _print_document(args, 0, [], game_summary(game))
     print(f"{game.name} ({game.id}) from {display_path(game.folder)}")
     counts = game.count_by_type()
     distinct = {t: len(game.cards_of_type(t)) for t in game.card_types}
@@ -520,7 +541,8 @@ def cmd_tts(args) -> int:
     from cardgen.sheets.tts import UPLOAD_NOTE, export_tts
 
     game, deck = load_target(args.target)
-    result = export_tts(game, args.out / game.id / "tts", deck, args.format, args.out / game.id / CACHE_NAME)
+    result = export_tts(game, args.out / game.id / "tts", deck, args.image_format,
+                        args.out / game.id / CACHE_NAME)
     for sheet in result.sheets:
         print(f"deck sheet {sheet['id']}: {sheet['cards']} cards on {sheet['cols']} x {sheet['rows']}, "
               f"{sheet['size'][0]} x {sheet['size'][1]} px")
@@ -532,11 +554,13 @@ def cmd_tts(args) -> int:
 
 
 def _match_options(p) -> None:
-    p.add_argument("--players", type=int, default=None,
-                   help="players per match where the game allows several counts (default: its usual ones)")
-    p.add_argument("--variant", action="append", default=[], metavar="NAME",
-                   help="a rules variant or match format the game's engine offers (repeatable; "
-                        "an unknown name lists them)")
+    players_option(p)
+    variant_option(p)
+
+
+def _decks_option(p, help: str) -> None:
+    completes(p.add_argument("--decks", nargs="+", metavar="DECK",
+                             help=f"{help} (default: the matchups the game's engine sets up)"), "file")
 
 
 def _match_setup(engine, args) -> dict:
@@ -667,14 +691,18 @@ def cmd_check(args) -> int:
     engine = load_engine(game)
     variants = tuple(dict.fromkeys(args.variant))
     engine.check_match_options(None, variants)
-    if variants:
+    if variants and not _json_document(args):
         print(f"with variant {', '.join(variants)} on in every scenario")
     results = check_game(game, engine, variants=variants)
+    failed = sum(not r.ok for r in results)
+    if _json_document(args):
+        from cardgen.jsondocs import check_result
+
+        return _print_document(args, 1 if failed else 0, [], check_result(game, variants, results))
     for result in results:
         mark = "ok  " if result.ok else "FAIL"
         where = display_path(result.scenario.path)
         print(f"{mark} {where}: {result.scenario.title}" + ("" if result.ok else f"\n     {result.message}"))
-    failed = sum(not r.ok for r in results)
     print(f"{len(results) - failed} passed, {failed} failed")
     return 1 if failed else 0
 
@@ -815,35 +843,28 @@ def cmd_watch(args) -> int:
 
 
 def cmd_completion(args) -> int:
-    """The completion script shtab generates from the parser: commands, options and choices; a
-    file or folder argument completes paths (a game's folder; bundled game ids are typed out)."""
-    import shtab
+    from cardgen.completion import script
+    from cardgen.paths import bundled_game_ids
 
-    parser = _parser()
-    for action in _all_actions(parser):
-        kind = _path_kind(action)
-        if kind:
-            action.complete = shtab.DIRECTORY if kind == "dir" else shtab.FILE
-    print(shtab.complete(parser, shell=args.shell), end="")
+    print(script(_parser(), args.shell, bundled_game_ids()), end="")
     return 0
 
 
-def _all_actions(parser: argparse.ArgumentParser):
-    for action in parser._actions:
-        yield action
-        if isinstance(action, argparse._SubParsersAction):
-            for sub in dict.fromkeys(action.choices.values()):
-                yield from _all_actions(sub)
-
-
 def cmd_games(args) -> int:
+    from cardgen.jsondocs import games_entry
     from cardgen.model import load_game
     from cardgen.paths import bundled_game_ids
 
+    entries = []
     for game_id in bundled_game_ids():
         try:
-            game = load_game(game_id)
-            print(f"{game_id:15} {game.name} ({len(game.cards)} cards)")
+            entries.append(games_entry(game_id, load_game(game_id)))
         except ContentError as exc:
-            print(f"{game_id:15} cannot load: {len(exc.issues)} errors")
+            entries.append(games_entry(game_id, errors=exc.issues))
+    if _json_document(args):
+        return _print_document(args, 0, [], {"games": entries})
+    for entry in entries:
+        loaded = f"{entry['name']} ({entry['cards']} cards)" if entry["cards"] is not None else \
+            f"cannot load: {len(entry['errors'])} errors"
+        print(f"{entry['id']:15} {loaded}")
     return 0

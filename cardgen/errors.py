@@ -28,10 +28,12 @@ def _inside_cwd(path: Path) -> bool:
 
 def os_reason(exc: OSError) -> str:
     """An operating-system refusal as one line: the path and the system's reason."""
-    reason = exc.strerror or str(exc) or type(exc).__name__
-    if exc.filename is None:
-        return reason
-    return f"{display_path(exc.filename)}: {reason}"
+    return str(os_issue(exc))
+
+
+def os_issue(exc: OSError) -> Issue:
+    """An operating-system refusal as an Issue: the path (if it has one) and the system's reason."""
+    return Issue(exc.filename, None, None, exc.strerror or str(exc) or type(exc).__name__)
 
 
 @dataclass(frozen=True)

@@ -342,6 +342,10 @@ complete_line "cardgen ren"
 complete_line "cardgen render --j"
 complete_line "cardgen render my"
 complete_line "cardgen sheets --paper "
+complete_line "cardgen info dojo"
+complete_line "cardgen check --f"
+complete_line "cardgen games --format "
+complete_line "cardgen sheets my-game/d"
 """
 
 
@@ -351,6 +355,7 @@ def test_bash_completes_commands_options_choices_and_game_folders(tmp_path):
     if not shutil.which("bash"):
         pytest.skip("no bash on this machine")
     (tmp_path / "my-game").mkdir()
+    (tmp_path / "my-game" / "deck.yaml").write_text("game: dojo-duel\n")
     script = subprocess.run([sys.executable, "-m", "cardgen", "completion", "bash"], capture_output=True,
                             text=True, cwd=ROOT, timeout=60)
     assert script.returncode == 0, script.stderr
@@ -358,11 +363,16 @@ def test_bash_completes_commands_options_choices_and_game_folders(tmp_path):
     driver = COMPLETE.replace("<(cardgen_completion)", str(tmp_path / "completion.bash"))
     done = subprocess.run(["bash", "-c", driver], capture_output=True, text=True, cwd=tmp_path, timeout=60)
     assert done.returncode == 0, done.stderr
-    commands, options, folders, papers = [block.split() for block in done.stdout.split("---")[:4]]
+    commands, options, folders, papers, games, flags, formats, decks = [
+        block.split() for block in done.stdout.split("---")[:8]]
     assert commands == ["render"]
     assert options == ["--jobs"]
     assert folders == ["my-game"]
     assert set(papers) >= {"letter", "a4"}
+    assert games == ["dojo-duel"]                   # a bundled game's id
+    assert flags == ["--format"]
+    assert formats == ["text", "json"]
+    assert decks == ["my-game/deck.yaml"]           # a GAME|DECK completes files too
 
 
 def test_zsh_completion_is_a_valid_script(tmp_path):
@@ -375,3 +385,243 @@ def test_zsh_completion_is_a_valid_script(tmp_path):
     assert script.returncode == 0 and script.stdout.startswith("#compdef cardgen"), script.stderr
     (tmp_path / "_cardgen").write_text(script.stdout)
     assert subprocess.run(["zsh", "-n", str(tmp_path / "_cardgen")], timeout=60).returncode == 0
+
+
+# -- --format json: one versioned document on stdout (docs/cli.md, docs/cli.schema.json) ---------
+
+CLI_SCHEMA = ROOT / "docs" / "cli.schema.json"
+LANTERN_COST = {"file": None, "line": 2, "field": "cost", "message": "expected 0-6, got 9"}
+
+
+def json_document(result, command: str) -> dict:
+    """The document a run printed, checked against the published schema: stdout is the JSON alone,
+    its `exit` the process's exit code."""
+    import jsonschema
+
+    document = json.loads(result.stdout)
+    jsonschema.validate(document, json.loads(CLI_SCHEMA.read_text()),
+                        cls=jsonschema.Draft202012Validator)
+    assert document["command"] == command and document["format"] == 1
+    assert document["exit"] == result.returncode, result.stderr
+    return document
+
+
+def broken_lantern(tmp_path):
+    """lantern-guild with two mistakes in one card file: a cost out of range and a misspelt field."""
+    import shutil
+
+    folder = tmp_path / "guild"
+    shutil.copytree(GUILD, folder)
+    cards = folder / "cards" / "tricks.yaml"
+    text = cards.read_text().replace("cost: 0", "cost: 9", 1)
+    cards.write_text(text.replace("rarity:", "rarrity:", 1))
+    return folder, cards
+
+
+def test_games_and_info_json_for_the_bundled_games():
+    games = json_document(cardgen("games", "--format", "json"), "games")
+    bundled = sorted(p.parent.name for p in (ROOT / "content").glob("*/game.yaml"))
+    assert [g["id"] for g in games["result"]["games"]] == bundled
+    assert all(g["errors"] == [] and g["cards"] > 0 for g in games["result"]["games"])
+    info = json_document(cardgen("info", "dojo-duel", "--format", "json"), "info")
+    assert info["exit"] == 0 and info["errors"] == []
+    game = info["result"]
+    assert (game["id"], game["folder"], game["cards"]["distinct"]) == ("dojo-duel", "content/dojo-duel", 40)
+    scenarios = ROOT / "content" / "dojo-duel" / "scenarios"
+    assert game["engine"]["scenarios"] == len(list(scenarios.glob("*.yaml")))
+    assert "round-limit" in [v["id"] for v in game["variants"]]
+
+
+def test_check_json_for_a_bundled_game():
+    document = json_document(cardgen("check", "dojo-duel", "--format", "json"), "check")
+    result = document["result"]
+    assert document["exit"] == 0 and result["failed"] == 0
+    assert result["passed"] == len(result["scenarios"]) > 10
+    assert all(s["ok"] and s["message"] is None for s in result["scenarios"])
+
+
+def test_check_json_reports_a_failed_scenario_as_a_finding(tmp_path):
+    import shutil
+
+    game = tmp_path / "tide-runners"
+    shutil.copytree(ROOT / "tests" / "data" / "tide-runners", game)
+    scenario = game / "scenarios" / "anchor-holds.yaml"
+    scenario.write_text(scenario.read_text().replace("p0: {distance: 6}", "p0: {distance: 4}"))
+    result = cardgen("check", game, "--format", "json")
+    document = json_document(result, "check")
+    assert document["exit"] == 1 and document["errors"] == []
+    failed = [s for s in document["result"]["scenarios"] if not s["ok"]]
+    assert [s["file"] for s in failed] == [str(scenario)] and failed[0]["message"]
+    assert (document["result"]["passed"], document["result"]["failed"]) == (2, 1)
+
+
+def test_build_json_for_a_bundled_game_holds_nothing_else_on_stdout(tmp_path):
+    result = cardgen("build", "dojo-duel", "--only", "cards", "--out", tmp_path / "out", "--format", "json")
+    document = json_document(result, "build")
+    assert document["exit"] == 0 and document["errors"] == []
+    (game,) = document["result"]["games"]
+    assert game["game"] == "dojo-duel" and game["ok"] and [s["name"] for s in game["stages"]] == ["cards"]
+    assert all(d["legal"] for d in game["decks"]) and len(game["decks"]) == 4
+    assert "check     40 cards" in result.stderr       # the progress lines went to stderr
+
+
+@pytest.mark.parametrize("command", [["info"], ["check"], ["build", "--only", "cards"]])
+def test_a_broken_game_is_exit_2_with_every_error_in_the_document(tmp_path, command):
+    folder, cards = broken_lantern(tmp_path)
+    extra = ["--out", tmp_path / "out"] if command[0] == "build" else []
+    result = cardgen(command[0], folder, *command[1:], *extra, "--format", "json")
+    document = json_document(result, command[0])
+    assert result.returncode == 2
+    cost = {**LANTERN_COST, "file": str(cards)}
+    assert cost in document["errors"]
+    assert any(e["field"] == "rarrity" and e["file"] == str(cards) for e in document["errors"])
+    assert f"error: {cards}:2: cost: expected 0-6, got 9" in result.stderr    # and still for people
+    if command[0] == "build":
+        assert document["result"]["games"][0]["errors"] == document["errors"]
+        assert document["result"]["games"][0]["game"] is None
+    else:
+        assert document["result"] is None
+
+
+def test_a_game_without_an_engine_is_an_error_in_checks_document():
+    document = json_document(cardgen("check", GUILD, "--format", "json"), "check")
+    assert document["exit"] == 2 and document["result"] is None
+    assert document["errors"] and all(e["message"] for e in document["errors"])
+
+
+def test_games_json_names_a_game_that_does_not_load(tmp_path, monkeypatch, capsys):
+    import cardgen.paths
+    from cardgen.cli import main
+
+    folder, cards = broken_lantern(tmp_path)
+    monkeypatch.setattr(cardgen.paths, "bundled_game_ids", lambda: ["dojo-duel", str(folder)])
+    assert main(["games", "--format", "json"]) == 0
+    document = json.loads(capsys.readouterr().out)
+    dojo, broken = document["result"]["games"]
+    assert dojo["name"] == "Dojo Duel" and dojo["errors"] == []
+    assert broken["name"] is None and broken["cards"] is None
+    assert {**LANTERN_COST, "file": str(cards)} in broken["errors"]
+
+
+def test_an_internal_error_in_json_mode_is_exit_3_and_a_document(monkeypatch, capsys):
+    import jsonschema
+
+    import cardgen.jsondocs
+    from cardgen.cli import main
+
+    def broken(game):
+        return {}["missing"]
+
+    monkeypatch.setattr(cardgen.jsondocs, "game_summary", broken)
+    assert main(["info", "dojo-duel", "--format", "json"]) == 3
+    out, err = capsys.readouterr()
+    document = json.loads(out)
+    jsonschema.validate(document, json.loads(CLI_SCHEMA.read_text()))
+    assert document["exit"] == 3 and document["result"] is None
+    assert document["errors"][0]["message"].startswith("internal error: a bug in cardgen")
+    assert err.startswith("internal error:")
+
+
+def test_the_examples_in_docs_cli_md_follow_the_schema():
+    import jsonschema
+
+    schema = json.loads(CLI_SCHEMA.read_text())
+    examples = re.findall(r"```json\n(.*?)```", (ROOT / "docs" / "cli.md").read_text(), re.S)
+    commands = set()
+    for example in examples:
+        document = json.loads(example)
+        jsonschema.validate(document, schema, cls=jsonschema.Draft202012Validator)
+        commands.add(document["command"])
+    assert commands == {"check", "build", "info", "games"}
+
+
+# -- one meaning a flag, and every argument's help with its default -------------------------------
+
+def every_command():
+    """(command words, parser) for each subcommand, however deep."""
+    import argparse
+
+    from cardgen.cli import _parser
+
+    def walk(parser, words):
+        for action in parser._actions:
+            if isinstance(action, argparse._SubParsersAction):
+                for name, sub in action.choices.items():
+                    yield (*words, name), sub
+                    yield from walk(sub, (*words, name))
+    return list(walk(_parser(), ()))
+
+
+def shown_default(default) -> str | None:
+    """How a default should read in the help, or None when there is nothing to show."""
+    if default in (None, False, [], "==SUPPRESS=="):
+        return None
+    if isinstance(default, float):
+        return f"{default:g}"
+    return str(default)
+
+
+def test_every_argument_has_help_that_states_its_default():
+    import argparse
+
+    missing = []
+    for words, parser in every_command():
+        for action in parser._actions:
+            if isinstance(action, (argparse._HelpAction, argparse._SubParsersAction)) \
+                    or action.help == argparse.SUPPRESS:
+                continue
+            name = f"cardgen {' '.join(words)} {'/'.join(action.option_strings) or action.metavar}"
+            if not action.help:
+                missing.append(f"{name}: no help")
+                continue
+            optional = action.option_strings or action.nargs in ("?", "*")
+            if optional and not action.required and "(default:" not in action.help:
+                missing.append(f"{name}: the help does not give the default")
+            shown = shown_default(action.default)
+            if shown and f"(default: {shown}" not in action.help:
+                missing.append(f"{name}: the default is {shown!r}, the help says otherwise")
+    assert not missing, "\n".join(missing)
+
+
+# A flag with the same name means the same everywhere; where it cannot, why (and what may differ).
+DIFFERENT_ON_PURPOSE = {
+    ("--paper", "sheets"): "proxy sheets come in Letter and A4 (or both), a rulebook in book sizes too",
+    ("--paper", "aids"): "player aids default to Letter, the rulebook to A5",
+    ("--only", "render"): "render's --only names cards, build's names stages",
+    ("--format", "deck export"): "deck export's --format is the file it writes: a deck list or a .cod",
+    ("--out", "schema"): "the schemas' own folder, beside --into-folder (kept from item 3)",
+    ("--seed", "replay"): "the one match to replay: required",
+    ("--seed", "simulate"): "the first of the matches' seeds",
+    ("--decks", "replay"): "the decks to seat, not to pit against each other",
+}
+
+
+def test_a_flag_means_the_same_in_every_command():
+    import argparse
+
+    seen: dict[str, tuple] = {}
+    differ = []
+    for words, parser in every_command():
+        command = " ".join(words)
+        for action in parser._actions:
+            if not action.option_strings or action.help == argparse.SUPPRESS \
+                    or isinstance(action, argparse._HelpAction):
+                continue
+            flag = action.option_strings[-1]
+            shape = (tuple(action.option_strings), type(action).__name__, action.type, action.default,
+                     tuple(action.choices or ()), action.metavar, action.nargs, action.help)
+            if (flag, command) in DIFFERENT_ON_PURPOSE:
+                continue
+            if seen.setdefault(flag, (command, shape))[1] != shape:
+                differ.append(f"{flag}: `cardgen {command}` differs from `cardgen {seen[flag][0]}`")
+    assert not differ, "\n".join(differ)
+    assert {"--out", "--jobs", "--format", "--seed", "--output", "--variant"} <= set(seen)
+
+
+def test_tts_takes_its_image_format_as_images_and_still_as_format():
+    from cardgen.cli import _parser
+
+    parse = _parser().parse_args
+    assert parse(["tts", "dojo-duel", "--images", "png"]).image_format == "png"
+    assert parse(["tts", "dojo-duel", "--format", "png"]).image_format == "png"   # its old name
+    assert parse(["tts", "dojo-duel"]).image_format == "jpg"
