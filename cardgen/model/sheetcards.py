@@ -45,6 +45,8 @@ class _TableReader:
     def __init__(self, table: Table, path: Path, game: Game, separator: str, issues: list[Issue]):
         self.table, self.path, self.game, self.separator = table, path, game, separator
         self.issues = issues
+        # the header: the first row with anything in it (a title or blank rows may come before)
+        self.top = next(r for r, row in enumerate(table.rows) if any(not is_empty(v) for v in row))
         self.columns = self._columns()
         self.table_type = type_named(game, table.name if table.name is not None else path.stem)
 
@@ -54,20 +56,21 @@ class _TableReader:
     def _columns(self) -> dict[int, str]:
         """Column index -> field name, from the header row; a mistake in it is reported once, at
         its cell, and the column left out."""
-        header = self.table.rows[0]
+        header = self.table.rows[self.top]
         known = set(_CORE_SPECS) | {f for t in self.game.card_types.values() for f in t.fields}
         columns: dict[int, str] = {}
         for i, value in enumerate(header):
-            name, cell = shown_text(value).strip(), self.table.cell(0, i)
+            name, cell = shown_text(value).strip(), self.table.cell(self.top, i)
             if name.startswith(NOTE):
                 continue
             if not name:
-                if any(len(row) > i and not is_empty(row[i]) for row in self.table.rows[1:]):
+                if any(len(row) > i and not is_empty(row[i]) for row in self.table.rows[self.top + 1:]):
                     self.error(cell, None, "this column has values but no field name in its first row")
                 continue
             if name in columns.values():
                 first = next(j for j, n in columns.items() if n == name)
-                self.error(cell, name, f"a second {name} column (the first is {self.table.cell(0, first)})")
+                first_cell = self.table.cell(self.top, first)
+                self.error(cell, name, f"a second {name} column (the first is {first_cell})")
             elif name not in known:
                 hint = did_you_mean(name, sorted(known)) or f" (the fields are: {', '.join(sorted(known))})"
                 self.error(cell, name, f"no card type has this field{hint}; a column of notes "
@@ -75,7 +78,7 @@ class _TableReader:
             else:
                 columns[i] = name
         if "name" not in columns.values():
-            self.error(self.table.cell(0, 0), "name", "the first row names each column's field, "
+            self.error(self.table.cell(self.top, 0), "name", "the first row names each column's field, "
                        "and one must be `name`")
             columns = {}
         return columns
@@ -84,7 +87,7 @@ class _TableReader:
         if not self.columns:
             return []
         if self.table_type is None and "type" not in self.columns.values():
-            self.error(self.table.cell(0, 0), "type", "which card type are these rows? Add a type "
+            self.error(self.table.cell(self.top, 0), "type", "which card type are these rows? Add a type "
                        f"column, or name the {'worksheet' if self.table.name is not None else 'file'} "
                        f"after a card type ({', '.join(self.game.card_types)})")
             return []
@@ -92,7 +95,7 @@ class _TableReader:
         defaults: dict[str, tuple] = {}
         defaults_cell = None
         out = []
-        for r, row in enumerate(self.table.rows[1:], start=1):
+        for r, row in enumerate(self.table.rows[self.top + 1:], start=self.top + 1):
             values = {name: (row[i], self.table.cell(r, i)) for i, name in self.columns.items()
                       if i < len(row) and not is_empty(row[i])}
             name_cell = self.table.cell(r, name_column)
