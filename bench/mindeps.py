@@ -10,6 +10,8 @@ a folder outside the tree (so the installed wheel is what runs, templates and fo
     cardgen new starter; cardgen build starter        cards, sheets, site, rulebook, matches
     cardgen build tests/data/tide-runners              a game with art and rulebook images
     cardgen rulebook dojo-duel                         a bundled game's rulebook
+    cardgen cards export starter starter.xlsx; cardgen info from-sheet
+                                                       the starter's cards to a sheet and back
 
 Every command must exit 0, print nothing on stderr (no fallback notice: at the floors cardgen's
 fast paths must still find what they use) and write a valid PNG and PDF.
@@ -133,7 +135,8 @@ def check_file(path: Path, magic: bytes) -> None:
 
 
 def quick_build(venv: Path, work: Path, log: list) -> None:
-    """The three builds; each must exit 0 with an empty stderr and write its files."""
+    """The builds and the spreadsheet round trip; each must exit 0 with an empty stderr and write
+    its files."""
     cardgen = [venv / "bin" / "python", "-m", "cardgen"]
 
     def quiet(*args):
@@ -151,6 +154,12 @@ def quick_build(venv: Path, work: Path, log: list) -> None:
     check_file(work / "out" / "tide-runners" / "rulebook.pdf", b"%PDF-")
     quiet("rulebook", "dojo-duel", "--out", "out")
     check_file(work / "out" / "dojo-duel" / "rulebook.pdf", b"%PDF-")
+    # the starter's cards as a spreadsheet (XlsxWriter), and a game loaded from it (python-calamine)
+    run([*cardgen, "cards", "export", "starter", "starter.xlsx"], work, log)
+    shutil.copytree(work / "starter", work / "from-sheet", ignore=shutil.ignore_patterns("cards"))
+    (work / "from-sheet" / "cards").mkdir()
+    shutil.move(work / "starter.xlsx", work / "from-sheet" / "cards" / "cards.xlsx")
+    quiet("info", "from-sheet")
 
 
 def main(argv=None) -> int:

@@ -291,6 +291,8 @@ def _parser() -> argparse.ArgumentParser:
                    help="text or cod (default: cod for an --output ending in .cod, else text)")
     q.set_defaults(func=cmd_deck_export)
 
+    _cards_parser(sub)
+
     p = sub.add_parser("new", help="start your own game: a small complete game folder to edit")
     folder_argument(p, help="the new game's folder (it must not exist yet)")
     p.add_argument("--name", default=None, help="the game's name (default: from the folder name)")
@@ -809,6 +811,30 @@ def _emit(text: str, output: Path | None) -> None:
         print(f"wrote {display_path(output)}", file=sys.stderr)
     else:
         print(text, end="")
+
+
+def _cards_parser(sub) -> None:
+    p = sub.add_parser("cards", help="a game's cards as a spreadsheet")
+    cards_sub = p.add_subparsers(metavar="ACTION")
+    q = cards_sub.add_parser("export", help="write a game's cards as an .xlsx (a worksheet per card "
+                                            "type) or .csv file that loads back to the same cards")
+    q.add_argument("game", metavar="GAME", help="game id or folder")
+    q.add_argument("file", type=Path, metavar="FILE", help="the file to write: .xlsx or .csv")
+    q.add_argument("--force", action="store_true",
+                   help="replace FILE when it exists (default: refuse)")
+    q.set_defaults(func=cmd_cards_export)
+
+
+def cmd_cards_export(args) -> int:
+    from cardgen.fsutil import write_atomic
+    from cardgen.model import load_game
+    from cardgen.sheetexport import check_target, export_bytes
+
+    check_target(args.file, args.force)
+    game = load_game(args.game)
+    write_atomic(args.file, export_bytes(game, args.file.suffix.lower()))
+    print(f"wrote {display_path(args.file)}: {len(game.cards)} cards of {game.name}", file=sys.stderr)
+    return 0
 
 
 def cmd_new(args) -> int:

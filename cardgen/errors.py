@@ -36,12 +36,55 @@ def os_issue(exc: OSError) -> Issue:
     return Issue(exc.filename, None, None, exc.strerror or str(exc) or type(exc).__name__)
 
 
+def column_letters(index: int) -> str:
+    """A spreadsheet column's letters from its 0-based index: 0 -> A, 26 -> AA."""
+    letters = ""
+    index += 1
+    while index:
+        index, rest = divmod(index - 1, 26)
+        letters = chr(ord("A") + rest) + letters
+    return letters
+
+
+class Cell(int):
+    """Where a mistake in a spreadsheet is: a cell. It is an int, its row number, so everything
+    that sorts, compares or prints a YAML line number (Issue, Card.line, a layout error) takes it
+    as it is; it prints as `Sheet!C7` (a worksheet's cell, as spreadsheets write it) or, in a CSV
+    file, `7:C` (the line the row starts on, then the column)."""
+
+    sheet: str | None
+    column: int
+
+    def __new__(cls, row: int, column: int, sheet: str | None = None):
+        cell = super().__new__(cls, row)
+        cell.sheet, cell.column = sheet, column
+        return cell
+
+    def __str__(self) -> str:
+        if self.sheet is None:
+            return f"{int(self)}:{column_letters(self.column)}"
+        sheet = self.sheet if self.sheet.replace("_", "").isalnum() else "'{}'".format(
+            self.sheet.replace("'", "''"))
+        return f"{sheet}!{column_letters(self.column)}{int(self)}"
+
+    __repr__ = __format__ = lambda self, spec="": str(self)  # noqa: E731
+
+    def __eq__(self, other) -> bool:
+        return isinstance(other, Cell) and (int(self), self.sheet, self.column) == (
+            int(other), other.sheet, other.column)
+
+    def __ne__(self, other) -> bool:
+        return not self == other
+
+    __hash__ = int.__hash__
+
+
 @dataclass(frozen=True)
 class Issue:
     """One mistake in a content file: where it is and what to fix."""
 
     file: Path | None
-    line: int | None
+    line: int | None            # a line, or a spreadsheet's Cell
     field: str | None
     message: str
 

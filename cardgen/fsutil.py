@@ -147,6 +147,19 @@ def read_confined(path: Path, root: Path | None, limit: int) -> bytes:
     return data
 
 
+def read_user_bytes(path: Path, root: Path | None, limit: int, *, label: str = "this file") -> bytes:
+    """A designer's file, read as read_confined reads it; each refusal a ContentError naming the
+    file, `label` starting the message for one not read at all."""
+    from cardgen.errors import ContentError, Issue
+
+    try:
+        return read_confined(path, root, limit)
+    except UnsafeFile as exc:
+        raise ContentError([Issue(path, None, None, f"{label} {exc}")]) from None
+    except OSError as exc:
+        raise ContentError([Issue(path, None, None, f"cannot read file: {exc.strerror}")]) from None
+
+
 def read_user_text(path: Path, root: Path | None, limit: int, *, label: str = "this file",
                    encoding_hint: str = "") -> str:
     """A designer's text file (YAML, a chapter, a deck list), read as read_confined reads it and
@@ -155,12 +168,7 @@ def read_user_text(path: Path, root: Path | None, limit: int, *, label: str = "t
     file that is not UTF-8 text is reported at the line of its first bad byte."""
     from cardgen.errors import ContentError, Issue
 
-    try:
-        raw = read_confined(path, root, limit)
-    except UnsafeFile as exc:
-        raise ContentError([Issue(path, None, None, f"{label} {exc}")]) from None
-    except OSError as exc:
-        raise ContentError([Issue(path, None, None, f"cannot read file: {exc.strerror}")]) from None
+    raw = read_user_bytes(path, root, limit, label=label)
     if b"\0" in raw:
         raise ContentError([Issue(path, None, None, "not a text file (it contains NUL bytes)")])
     try:

@@ -323,9 +323,11 @@ def check_fields(value: dict, specs: dict[str, Spec], required, line, path: str,
             ctx.error(key_line, f"{prefix}{key}", f"unknown field{hint}{known}")
             continue
         check_entry(spec, value, key, line_of(item, key_line), f"{prefix}{key}", ctx)
+    reported = getattr(value, "reported", ())     # (unreadable, and said so where it was read)
     for name in required:
-        if name not in value:
-            ctx.error(line, f"{prefix}{name}", "missing required field")
+        if name not in value and name not in reported:
+            where = value.line_of(name) if isinstance(value, LineDict) else line
+            ctx.error(where, f"{prefix}{name}", "missing required field")
 
 
 def record_schema(specs: dict[str, Spec], required) -> dict:
@@ -426,6 +428,20 @@ class AnySpec(Spec):
 
     def schema(self):
         return self.with_doc({})
+
+
+ONE, LIST, NESTED = 0, 1, 2      # what a field holds: one value, a list of values, more
+
+
+def value_shape(spec: Spec) -> int:
+    """ONE, LIST (of plain values) or NESTED: what a field of this spec holds."""
+    if isinstance(spec, ListSpec):
+        return LIST if value_shape(spec.items) == ONE else NESTED
+    if isinstance(spec, (MapSpec, RecordSpec)):
+        return NESTED
+    if isinstance(spec, OneOfSpec):
+        return max((value_shape(option) for option in spec.options), default=ONE)
+    return ONE
 
 
 # --- reading specs from game.yaml -------------------------------------------------------------

@@ -10,6 +10,8 @@ from cardgen.errors import did_you_mean
 from cardgen.filenames import file_stem
 from cardgen.model.fields import Spec
 
+DEFAULT_LIST_SEPARATOR = ";"        # game.yaml spreadsheets.list_separator, when it gives none
+
 
 @dataclass
 class CardType:
@@ -102,6 +104,7 @@ class Game:
     hooks: dict[str, Path] = field(default_factory=dict)
     rulings: list[Ruling] = field(default_factory=list)
     variants: dict[str, Variant] = field(default_factory=dict)
+    list_separator: str = DEFAULT_LIST_SEPARATOR     # between a list's items in a spreadsheet cell
 
     def variant_problem(self, name: str, also: tuple[str, ...] = ()) -> str | None:
         """Why `name` cannot be asked for (`--variant`, a deck's `variants:`), or None. `also`: the

@@ -12,6 +12,8 @@ from cardgen.errors import ContentError, Issue, IssueList, did_you_mean, display
 from cardgen.filenames import taken_by
 from cardgen.gamecode import HOOKS, hook_path
 from cardgen.model.fields import (
+    LIST,
+    NESTED,
     AnySpec,
     BoolSpec,
     CheckContext,
@@ -26,8 +28,11 @@ from cardgen.model.fields import (
     check_fields,
     parse_spec,
     show,
+    value_shape,
 )
-from cardgen.model.game import Card, CardType, DeckCheck, Game, Ruling, Variant
+from cardgen.model.game import DEFAULT_LIST_SEPARATOR, Card, CardType, DeckCheck, Game, Ruling, Variant
+from cardgen.model.sheetcards import cards_in_tables
+from cardgen.model.sheetfile import is_sheet_file, read_tables
 from cardgen.paths import resolve_game_folder
 from cardgen.yamlio import LineDict, as_written, line_of, read_yaml
 
@@ -51,6 +56,11 @@ GAME_FIELDS: dict[str, Spec] = {
     "designer": StrSpec(),
     "credits": _text,
     "card_size": EnumSpec(CARD_SIZES),
+    "spreadsheets": RecordSpec({"list_separator": StrSpec(
+        pattern=r"[^\sA-Za-z0-9\[\]{}\"']{1,3}",
+        doc="What separates a list's items in one cell of a card spreadsheet: 1-3 characters, no "
+            f"letters, digits, spaces, brackets or quotes (default {DEFAULT_LIST_SEPARATOR}).")},
+        doc="How cards in spreadsheets (cards/*.csv, .xlsx, .ods) are read."),
     **{key: StrSpec(doc=hook.doc) for key, hook in HOOKS.items()},
     "icons": MapSpec(StrSpec(max_length=4), doc="Icon name -> the symbol drawn for {name}."),
     "keywords": MapSpec(_text, doc="Keyword -> reminder text."),
@@ -151,13 +161,16 @@ class GameLoader:
         self.issues.extend(issues.issues)
         meta = {k: v for k, v in raw.items()
                 if k not in ("icons", "keywords", "fields", "card_types", "deck", "tables",
-                             "rulings", "variants", *HOOKS)}
+                             "rulings", "variants", "spreadsheets", *HOOKS)}
+        spreadsheets = raw.get("spreadsheets") if isinstance(raw.get("spreadsheets"), dict) else {}
+        separator = spreadsheets.get("list_separator")
         return Game(
             id=str(raw.get("id", self.folder.name)), name=str(raw.get("name", self.folder.name)),
             folder=self.folder, meta=meta,
             icons=dict(raw.get("icons") or {}), keywords=dict(raw.get("keywords") or {}),
             card_types=card_types, cards={}, deck_fields=deck_fields, deck_checks=deck_checks,
             tables=raw.get("tables") or {}, hooks=hooks, rulings=rulings, variants=variants,
+            list_separator=separator if isinstance(separator, str) else DEFAULT_LIST_SEPARATOR,
         )
 
     def _rulings(self, raw, issues: IssueList) -> list[Ruling]:
@@ -354,13 +367,16 @@ class GameLoader:
     def _read_cards(self, game: Game) -> dict[str, Card]:
         cards_dir = self.folder / "cards"
         files = sorted(cards_dir.rglob("*.yaml")) + sorted(cards_dir.rglob("*.yml"))
+        files += sorted(p for p in cards_dir.rglob("*") if is_sheet_file(p))
         if not files:
-            self.issues.append(Issue(cards_dir, None, None, "no card files (cards/*.yaml)"))
+            self.issues.append(Issue(cards_dir, None, None, "no card files (cards/*.yaml, or "
+                                                            "spreadsheets: .csv, .xlsx, .ods)"))
             return {}
         raw_cards: list[tuple[Path, LineDict]] = []
         for path in files:
             try:
-                raw_cards.extend((path, c) for c in self._cards_in_file(path))
+                read = self._cards_in_sheet if is_sheet_file(path) else self._cards_in_file
+                raw_cards.extend((path, c) for c in read(path, game))
             except ContentError as exc:
                 self.issues.extend(exc.issues)
         cards: dict[str, Card] = {}
@@ -389,7 +405,7 @@ class GameLoader:
             if card is not None and card.file == path and card.line == raw.line:
                 card.copies = raw.get("copies", 1) if isinstance(raw.get("copies"), int) else 1
                 card.fields = {k: v for k, v in raw.items() if k not in CARD_CORE_FIELDS}
-                card.field_lines = dict(raw.key_lines)
+                card.field_lines = {k: line for k, line in raw.key_lines.items() if k in raw}
         return cards
 
     def _check_file_name(self, card: Card, line: int, files_of: dict[str, tuple[Card, int]]) -> None:
@@ -403,7 +419,11 @@ class GameLoader:
                 f"({display_path(first.file)}:{first_line}): file names keep only letters and digits, "
                 "ignoring case; rename one of them")))
 
-    def _cards_in_file(self, path: Path) -> list[LineDict]:
+    def _cards_in_sheet(self, path: Path, game: Game) -> list[LineDict]:
+        tables = read_tables(path, self.folder)
+        return cards_in_tables(tables, path, game, game.list_separator, self.issues)
+
+    def _cards_in_file(self, path: Path, game: Game) -> list[LineDict]:
         data = read_yaml(path, self.folder)
         issues = IssueList(path)
         if data is None:
@@ -488,27 +508,14 @@ def _checked_field_problem(kind: str, name: str, types, card_types: dict[str, Ca
         whose = f"no {'/'.join(t.id for t in chosen)} card" if isinstance(types, list) else "no card"
         return (f"{whose} has a field {name!r}, so the check would never find anything"
                 f"{did_you_mean(name, have)}; the fields are: {', '.join(have)}")
-    shape = max(_value_shape(spec) for spec in specs)
-    if shape == _NESTED:
+    shape = max(value_shape(spec) for spec in specs)
+    if shape == NESTED:
         return (f"{name} holds lists or mappings: a {kind} check goes by plain values (text or "
                 "numbers)")
-    if shape == _LIST and kind == "copies":
+    if shape == LIST and kind == "copies":
         return (f"{name} is a list: a copies check limits each card by one value of it (a rarity, "
                 "a cost); name a field that holds one value")
     return None
-
-
-_ONE, _LIST, _NESTED = 0, 1, 2      # what a field holds: one value, a list of values, more
-
-
-def _value_shape(spec: Spec) -> int:
-    if isinstance(spec, ListSpec):
-        return _LIST if _value_shape(spec.items) == _ONE else _NESTED
-    if isinstance(spec, (MapSpec, RecordSpec)):
-        return _NESTED
-    if isinstance(spec, OneOfSpec):
-        return max((_value_shape(option) for option in spec.options), default=_ONE)
-    return _ONE
 
 
 def _stripped(value) -> str | None:
