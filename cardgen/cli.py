@@ -27,6 +27,7 @@ from cardgen.cliargs import (
     variant_option,
 )
 from cardgen.errors import ContentError, Issue, display_path, os_issue
+from cardgen.fsutil import write_user_file
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -749,7 +750,7 @@ def cmd_packs(args) -> int:
         text = deck_yaml({"game": str(game.folder), "name": f"{args.count} packs, seed {args.seed}",
                           "cards": counts})
         if args.deck:
-            _write_new_file(args.deck, text)
+            write_user_file(args.deck, text)
             print(f"wrote {display_path(args.deck)}", file=sys.stderr)
         if args.sheets:
             from cardgen.fsutil import write_atomic
@@ -760,15 +761,6 @@ def cmd_packs(args) -> int:
             for path in make_sheets(game, args.out / game.id, deck=load_deck(deck_file)):
                 print(f"wrote {display_path(path)}", file=sys.stderr)
     return 0
-
-
-def _write_new_file(path: Path, text: str) -> None:
-    """Write a user-named file, refusing to replace one that exists (we never overwrite user files)."""
-    from cardgen.fsutil import write_atomic
-
-    if path.exists():
-        raise ContentError([Issue(path, None, None, "already exists; choose another name or remove it")])
-    write_atomic(path, text)
 
 
 def cmd_deck_import(args) -> int:
@@ -807,7 +799,7 @@ def cmd_deck_export(args) -> int:
 def _emit(text: str, output: Path | None) -> None:
     """Print the text, or write it to a new file (never replacing one)."""
     if output:
-        _write_new_file(output, text)
+        write_user_file(output, text)
         print(f"wrote {display_path(output)}", file=sys.stderr)
     else:
         print(text, end="")
@@ -818,21 +810,19 @@ def _cards_parser(sub) -> None:
     cards_sub = p.add_subparsers(metavar="ACTION")
     q = cards_sub.add_parser("export", help="write a game's cards as an .xlsx (a worksheet per card "
                                             "type) or .csv file that loads back to the same cards")
-    q.add_argument("game", metavar="GAME", help="game id or folder")
-    q.add_argument("file", type=Path, metavar="FILE", help="the file to write: .xlsx or .csv")
-    q.add_argument("--force", action="store_true",
-                   help="replace FILE when it exists (default: refuse)")
+    game_argument(q)
+    completes(q.add_argument("file", type=Path, metavar="FILE",
+                             help="the new file to write, .xlsx or .csv (never replacing one)"), "file")
     q.set_defaults(func=cmd_cards_export)
 
 
 def cmd_cards_export(args) -> int:
-    from cardgen.fsutil import write_atomic
     from cardgen.model import load_game
     from cardgen.sheetexport import check_target, export_bytes
 
-    check_target(args.file, args.force)
+    check_target(args.file)
     game = load_game(args.game)
-    write_atomic(args.file, export_bytes(game, args.file.suffix.lower()))
+    write_user_file(args.file, export_bytes(game, args.file.suffix.lower()))
     print(f"wrote {display_path(args.file)}: {len(game.cards)} cards of {game.name}", file=sys.stderr)
     return 0
 

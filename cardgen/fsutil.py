@@ -4,6 +4,7 @@ JSON records cardgen keeps beside its outputs."""
 from __future__ import annotations
 
 import contextlib
+import errno
 import json
 import os
 import re
@@ -21,10 +22,13 @@ if hasattr(os, "register_at_fork"):     # (a forked child's are its own, never i
     os.register_at_fork(after_in_child=_WRITING.clear)
 
 
-def write_atomic(path: Path, data: bytes | str) -> Path:
+def write_atomic(path: Path, data: bytes | str, replace: bool = True) -> Path:
     """Write to a temporary file beside `path`, then rename it into place. Interrupted at any
     moment (Ctrl-C, a full disk), it leaves no temporary file: its name is known, and listed in
-    _WRITING for a worker stopped by its parent, before the file exists."""
+    _WRITING for a worker stopped by its parent, before the file exists.
+
+    replace=False: a file the user named, which must be new. The finished file is linked into
+    place, which fails (FileExistsError) if one appeared there at any time, even after a check."""
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     if isinstance(data, str):
@@ -37,7 +41,11 @@ def write_atomic(path: Path, data: bytes | str) -> Path:
         # this one's number could have left, is an error here, and is removed below)
         with open(tmp, "xb") as handle:
             handle.write(data)
-        os.replace(tmp, path)
+        if replace:
+            os.replace(tmp, path)
+        else:
+            _link_new(tmp, path)
+            tmp.unlink(missing_ok=True)     # (gone already where it was renamed instead)
     except OSError as exc:
         tmp.unlink(missing_ok=True)
         if exc.filename is None:    # a failed write names no file (a full disk, a size limit)
@@ -49,6 +57,29 @@ def write_atomic(path: Path, data: bytes | str) -> Path:
     finally:
         _WRITING.discard(tmp)
     return path
+
+
+def _link_new(tmp: Path, path: Path) -> None:
+    try:
+        os.link(tmp, path)
+    except FileExistsError:
+        raise
+    except OSError:     # a file system without hard links: the check, then the rename
+        if path.exists():
+            raise FileExistsError(errno.EEXIST, os.strerror(errno.EEXIST), str(path)) from None
+        os.replace(tmp, path)
+
+
+def write_user_file(path: Path, data: bytes | str) -> Path:
+    """Write a file the user named on the command line, which must be new: cardgen never replaces
+    a user's file. One that exists is a ContentError naming it."""
+    from cardgen.errors import ContentError, Issue
+
+    try:
+        return write_atomic(path, data, replace=False)
+    except FileExistsError:
+        raise ContentError([Issue(path, None, None, "already exists; choose another name or remove "
+                                                    "it")]) from None
 
 
 def discard_unfinished() -> None:

@@ -11,7 +11,7 @@ that does not load, an internal error).
 
 from __future__ import annotations
 
-from cardgen.errors import Issue, display_path
+from cardgen.errors import Cell, Issue, display_path
 
 FORMAT = 1      # raised when a key is renamed or removed, or its meaning changes; new keys keep it
 
@@ -22,8 +22,12 @@ def document(command: str, exit_code: int, errors: list[Issue], result: dict | N
 
 
 def issue_data(issue: Issue) -> dict:
-    return {"file": None if issue.file is None else display_path(issue.file), "line": issue.line,
+    data = {"file": None if issue.file is None else display_path(issue.file),
+            "line": None if issue.line is None else int(issue.line),
             "field": issue.field, "message": issue.message}
+    if isinstance(issue.line, Cell):    # a spreadsheet's cell: its row is the line
+        data["cell"] = str(issue.line)
+    return data
 
 
 def _path(path) -> str | None:

@@ -128,11 +128,11 @@ def _write(sheet, row: int, column: int, value, style) -> None:
                                                     "than a spreadsheet cell holds (32,767)")])
 
 
-def check_target(path: Path, force: bool) -> None:
-    """Refuse a file export cannot write, or one that exists (a designer's own) unless forced."""
+def check_target(path: Path) -> None:
+    """Refuse a file export cannot write, or one that exists (a designer's own), before any work."""
     if path.suffix.lower() not in EXPORT_SUFFIXES:
         raise ContentError([Issue(path, None, None, "cards export writes .xlsx or .csv; name the file "
                                                     "so")])
-    if path.exists() and not force:
-        raise ContentError([Issue(path, None, None, "already exists; choose another name, or pass "
-                                                    "--force to replace it")])
+    if path.exists():
+        raise ContentError([Issue(path, None, None, "already exists; choose another name or remove "
+                                                    "it")])

@@ -7,7 +7,8 @@ import stat
 
 import pytest
 
-from cardgen.fsutil import write_atomic
+from cardgen.errors import ContentError
+from cardgen.fsutil import write_atomic, write_user_file
 
 
 def test_written_file_has_the_usual_mode(tmp_path):
@@ -30,6 +31,36 @@ def test_a_failed_write_leaves_neither_a_partial_file_nor_a_temporary(tmp_path, 
         write_atomic(target, "new")
     assert target.read_text() == "old"
     assert [p.name for p in tmp_path.iterdir()] == ["out.txt"]
+
+
+def test_a_users_file_that_appears_while_it_is_written_is_kept(tmp_path, monkeypatch):
+    """A check before writing is not enough: a file of that name may appear meanwhile."""
+    target = tmp_path / "deck.txt"
+    real_open = open
+
+    def open_then_user_saves(path, mode="r", *args, **kwargs):
+        handle = real_open(path, mode, *args, **kwargs)
+        if "x" in mode:
+            target.write_text("the user's own")
+        return handle
+
+    monkeypatch.setattr("builtins.open", open_then_user_saves)
+    with pytest.raises(ContentError, match="already exists"):
+        write_user_file(target, "ours")
+    assert target.read_text() == "the user's own"
+    assert [p.name for p in tmp_path.iterdir()] == ["deck.txt"]
+
+
+@pytest.mark.parametrize("links", [True, False])
+def test_a_users_new_file_is_written_whole(tmp_path, monkeypatch, links):
+    if not links:       # a file system without hard links
+        monkeypatch.setattr(os, "link", lambda *a: (_ for _ in ()).throw(PermissionError(1, "no")))
+    write_user_file(tmp_path / "deck.txt", "ours")
+    assert [p.name for p in tmp_path.iterdir()] == ["deck.txt"]
+    assert (tmp_path / "deck.txt").read_text() == "ours"
+    with pytest.raises(ContentError, match="already exists"):
+        write_user_file(tmp_path / "deck.txt", "again")
+    assert (tmp_path / "deck.txt").read_text() == "ours"
 
 
 def _read_as_yaml(path):

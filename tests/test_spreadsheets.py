@@ -126,6 +126,20 @@ def test_an_error_names_the_sheet_and_cell_on_the_command_line(tmp_path):
     assert "Traceback" not in done.stderr
 
 
+def test_json_errors_name_the_cell(tmp_path):
+    """--format json keeps the line as the row number and gives the cell as the text prints it."""
+    from tests.test_cli import json_document
+
+    folder = _lanterns_with(tmp_path, "lanterns.xlsx", MISTAKES.read_bytes())
+    done = subprocess.run([sys.executable, "-m", "cardgen", "info", str(folder), "--format", "json"],
+                          capture_output=True, text=True, cwd=tmp_path,
+                          env={"PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin"})
+    errors = json_document(done, "info")["errors"]
+    glow = next(e for e in errors if e["field"] == "glow")
+    assert (glow["file"], glow["line"], glow["cell"]) == ("lanterns/cards/lanterns.xlsx", 3,
+                                                          "Lamplighter!E3")
+
+
 # -- how cells read ---------------------------------------------------------------------------------
 
 LAMP_HEADER = ["name", "cost", "district", "rarity", "glow", "keywords", "tools"]
@@ -312,13 +326,16 @@ def _cardgen(*args, cwd: Path) -> subprocess.CompletedProcess:
                           text=True, cwd=cwd, env={"PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin"})
 
 
-def test_cards_export_never_replaces_a_file_unless_forced(tmp_path):
+def test_cards_export_never_replaces_a_file(tmp_path):
     target = tmp_path / "dojo.xlsx"
     target.write_bytes(b"mine")
     done = _cardgen("cards", "export", "dojo-duel", target, cwd=tmp_path)
-    assert done.returncode == 2 and "already exists" in done.stderr and "--force" in done.stderr
+    assert done.returncode == 2 and "already exists" in done.stderr
     assert target.read_bytes() == b"mine"
-    assert _cardgen("cards", "export", "dojo-duel", target, "--force", cwd=tmp_path).returncode == 0
+    assert _cardgen("cards", "export", "dojo-duel", "--force", tmp_path / "new.xlsx",
+                    cwd=tmp_path).returncode == 2      # no way to replace a designer's file
+    target.unlink()
+    assert _cardgen("cards", "export", "dojo-duel", target, cwd=tmp_path).returncode == 0
     assert zipfile.ZipFile(target).namelist()
     assert _cardgen("cards", "export", "dojo-duel", tmp_path / "d.ods", cwd=tmp_path).returncode == 2
 
