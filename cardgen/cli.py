@@ -94,12 +94,16 @@ def _ignore_ctrl_c() -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
-def _at_least_one(text: str) -> int:
-    """A count option (matches, packs, processes): a whole number, 1 or more."""
+def _whole_number(text: str) -> int:
     try:
-        value = int(text)
+        return int(text)
     except ValueError:
         raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+
+
+def _at_least_one(text: str) -> int:
+    """A count option (matches, packs, processes): a whole number, 1 or more."""
+    value = _whole_number(text)
     if value < 1:
         raise argparse.ArgumentTypeError(f"{value} is too few: give 1 or more")
     return value
@@ -284,6 +288,15 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--out", type=Path, default=Path("out"))
     p.add_argument("--interval", type=float, default=0.5, help="seconds between checks")
     p.set_defaults(func=cmd_watch)
+
+    p = sub.add_parser("serve", help="rebuild a game folder as you save (as watch does) and show it in a "
+                                     "browser: cards, proxy sheets, rulebook, sample matches, mistakes")
+    p.add_argument("folder", type=Path, metavar="DIR", help="the game folder (the one with game.yaml)")
+    p.add_argument("--out", type=Path, default=Path("out"), help="output folder (default: out)")
+    p.add_argument("--port", type=_port, default=8040,
+                   help="the port on 127.0.0.1 to serve the page on (default: %(default)s; 0: any free port)")
+    p.add_argument("--interval", type=float, default=0.5, help="seconds between checks (default: 0.5)")
+    p.set_defaults(func=cmd_serve)
 
     p = sub.add_parser("games", help="list the bundled games")
     p.set_defaults(func=cmd_games)
@@ -809,6 +822,29 @@ def cmd_watch(args) -> int:
         raise ContentError([Issue(args.folder, None, None, "not a game folder (no game.yaml)")])
     try:
         watch(folder, args.out, interval=args.interval, say=lambda line: print(line, flush=True))
+    except KeyboardInterrupt:
+        return _interrupted("stopped", args.out)
+    return 0
+
+
+def _port(text: str) -> int:
+    """--port: 0 (any free port) to 65535."""
+    value = _whole_number(text)
+    if not 0 <= value <= 65535:
+        raise argparse.ArgumentTypeError(f"{value} is not a port: give 1-65535, or 0 for any free one")
+    return value
+
+
+def cmd_serve(args) -> int:
+    from cardgen.paths import resolve_game_folder
+    from cardgen.serve import serve
+
+    folder = resolve_game_folder(str(args.folder))
+    if folder is None:
+        raise ContentError([Issue(args.folder, None, None, "not a game folder (no game.yaml)")])
+    try:
+        serve(folder, args.out, port=args.port, interval=args.interval,
+              say=lambda line: print(line, flush=True))
     except KeyboardInterrupt:
         return _interrupted("stopped", args.out)
     return 0
