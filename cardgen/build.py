@@ -86,12 +86,17 @@ def build_games(refs: list[str] | None, out_root: Path, stages=STAGES, progress:
 
 
 def build_game(ref: str, out_root: Path, stages=STAGES, progress: bool = False,
-               log: Callable[[str], None] | None = None, jobs: int | None = None) -> GameBuild:
-    """Build one game (`cardgen watch`): `log` gets a line as each stage ends."""
+               log: Callable[[str], None] | None = None, jobs: int | None = None,
+               stage_done: Callable[[GameBuild], None] | None = None) -> GameBuild:
+    """Build one game (`cardgen watch`): `log` gets a line as each stage ends, and `stage_done`
+    the result so far (`cardgen serve` shows it: the cards' text after the check, their faces
+    after the cards stage)."""
     result = GameBuild(ref)
     lines = _InOrder([result], log, None)
     _check(result, out_root, lambda line: lines.say(0, line))
-    _run_stages([result], out_root, stages, progress, jobs, lines)
+    if stage_done:
+        stage_done(result)
+    _run_stages([result], out_root, stages, progress, jobs, lines, stage_done)
     return result
 
 
@@ -115,7 +120,7 @@ def _check(result: GameBuild, out_root: Path, log: Callable[[str], None]) -> Non
 
 
 def _run_stages(builds: list[GameBuild], out_root: Path, stages, progress: bool, jobs: int | None,
-                lines: _InOrder) -> None:
+                lines: _InOrder, stage_done: Callable[[GameBuild], None] | None = None) -> None:
     """Every stage of every loaded game, each stage's parts as tasks (cardgen.schedule): a stage
     waits for the stages whose outputs it reads; the rest run side by side."""
     from cardgen.schedule import Task, run_tasks
@@ -151,6 +156,8 @@ def _run_stages(builds: list[GameBuild], out_root: Path, stages, progress: bool,
             stage = done[wanted[len(builds[i].stages)].name]
             builds[i].stages.append(stage)
             lines.say(i, f"  {stage.name:9} {stage.summary} ({stage.seconds:.1f}s)")
+            if stage_done:
+                stage_done(builds[i])
         if len(builds[i].stages) == len(wanted):
             lines.done(i)
 

@@ -17,6 +17,7 @@ from cardgen.cliargs import (
     format_option,
     game_argument,
     game_option,
+    interval_option,
     jobs_option,
     out_option,
     output_option,
@@ -25,6 +26,7 @@ from cardgen.cliargs import (
     seed_option,
     target_argument,
     variant_option,
+    whole_number,
 )
 from cardgen.errors import ContentError, Issue, display_path, os_issue
 from cardgen.fsutil import write_user_file
@@ -302,9 +304,17 @@ def _parser() -> argparse.ArgumentParser:
     p = sub.add_parser("watch", help="rebuild a game folder whenever one of its files is saved")
     folder_argument(p, help="the game folder to watch")
     out_option(p)
-    p.add_argument("--interval", type=float, default=0.5, metavar="SECONDS",
-                   help="seconds between checks (default: 0.5)")
+    interval_option(p)
     p.set_defaults(func=cmd_watch)
+
+    p = sub.add_parser("serve", help="rebuild a game folder as you save (as watch does) and show it in a "
+                                     "browser: cards, proxy sheets, rulebook, sample matches, mistakes")
+    folder_argument(p, help="the game folder to show (the one with game.yaml)")
+    out_option(p)
+    p.add_argument("--port", type=_port, default=8040, metavar="N",
+                   help="the port on 127.0.0.1 to serve the page on (0: any free port) (default: 8040)")
+    interval_option(p)
+    p.set_defaults(func=cmd_serve)
 
     p = sub.add_parser("games", help="list the bundled games")
     format_option(p, document="games")
@@ -853,6 +863,29 @@ def cmd_watch(args) -> int:
         raise ContentError([Issue(args.folder, None, None, "not a game folder (no game.yaml)")])
     try:
         watch(folder, args.out, interval=args.interval, say=lambda line: print(line, flush=True))
+    except KeyboardInterrupt:
+        return _interrupted("stopped", args.out)
+    return 0
+
+
+def _port(text: str) -> int:
+    """--port: 0 (any free port) to 65535."""
+    value = whole_number(text)
+    if not 0 <= value <= 65535:
+        raise argparse.ArgumentTypeError(f"{value} is not a port: give 1-65535, or 0 for any free one")
+    return value
+
+
+def cmd_serve(args) -> int:
+    from cardgen.paths import resolve_game_folder
+    from cardgen.serve import serve
+
+    folder = resolve_game_folder(str(args.folder))
+    if folder is None:
+        raise ContentError([Issue(args.folder, None, None, "not a game folder (no game.yaml)")])
+    try:
+        serve(folder, args.out, port=args.port, interval=args.interval,
+              say=lambda line: print(line, flush=True))
     except KeyboardInterrupt:
         return _interrupted("stopped", args.out)
     return 0

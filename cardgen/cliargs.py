@@ -14,12 +14,16 @@ from pathlib import Path
 GAME_HELP = "a bundled game id (see `cardgen games`) or a game folder"
 
 
-def at_least_one(text: str) -> int:
-    """A count option (matches, packs, processes): a whole number, 1 or more."""
+def whole_number(text: str) -> int:
     try:
-        value = int(text)
+        return int(text)
     except ValueError:
         raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+
+
+def at_least_one(text: str) -> int:
+    """A count option (matches, packs, processes): a whole number, 1 or more."""
+    value = whole_number(text)
     if value < 1:
         raise argparse.ArgumentTypeError(f"{value} is too few: give 1 or more")
     return value
@@ -90,6 +94,12 @@ def format_option(p, document: str | None = None):
     return p.add_argument("--format", choices=("text", "json"), default="text",
                           help="text for people, or json: one JSON document on stdout, its shape in "
                                "docs/cli.md (default: text)")
+
+
+def interval_option(p):
+    """watch and serve: how often the folder is looked at for saved files."""
+    return p.add_argument("--interval", type=float, default=0.5, metavar="SECONDS",
+                          help="seconds between looks at the folder's files (default: 0.5)")
 
 
 def output_option(p):

@@ -57,7 +57,7 @@ def build_site(game: Game, out_dir: Path) -> list[Path]:
     for card, info in zip(game.cards.values(), cards, strict=True):
         in_decks = [d for d in decks if card.name in d["counts"]]
         written.append(write_atomic(site / "card" / f"{info['slug']}.html", card_page.render(
-            **common, card=card, info=info, fields=_fields_for_page(game, card), in_decks=in_decks,
+            **common, card=card, info=info, fields=fields_for_page(game, card), in_decks=in_decks,
             keywords={k: game.keywords[k] for k in card.get("keywords") or [] if k in game.keywords},
             root="../")))
     deck_page = env.get_template("deck.html")
@@ -203,7 +203,9 @@ def _summary(game: Game, card: Card) -> str:
     return " · ".join(bits)
 
 
-def _fields_for_page(game: Game, card: Card) -> list[tuple[str, object]]:
+def fields_for_page(game: Game, card: Card) -> list[tuple[str, object]]:
+    """A card's fields, labelled, in the order its type declares them (its page here, and
+    `cardgen serve`'s preview)."""
     order = list(game.card_types[card.type].fields)
     return [(name.replace("_", " ").capitalize(), card.fields[name])
             for name in sorted(card.fields, key=lambda n: order.index(n) if n in order else 99)]

@@ -13,7 +13,8 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from cardgen.build import STAGES, build_game
+from cardgen.build import STAGES, GameBuild, build_game
+from cardgen.errors import display_path
 from cardgen.inputs import game_files, stages_reading
 
 
@@ -35,12 +36,27 @@ def stages_for(changed: list[Path], folder: Path) -> tuple[str, ...]:
     return ("check", *(s for s in stages_reading(folder, changed) if s != "check"))
 
 
+class BuildWatcher:
+    """What a watch tells besides its lines, as it builds (`cardgen serve` shows it in a page):
+    nothing here."""
+
+    def started(self, changed: list[Path]) -> None:
+        """A build begins (changed: the saved files; none for the first build)."""
+
+    def stage_done(self, result: GameBuild) -> None:
+        """A stage ended: the build's result so far (build.build_game's stage_done)."""
+
+    def finished(self, result: GameBuild, seconds: float) -> None:
+        """The build ended."""
+
+
 def watch(folder: Path, out_root: Path, *, interval: float = 0.5, stop: threading.Event | None = None,
-          say: Callable[[str], None] = print) -> None:
+          say: Callable[[str], None] = print, watcher: BuildWatcher | None = None) -> None:
     folder = Path(folder).resolve()
     stop = stop or threading.Event()
+    watcher = watcher or BuildWatcher()
     seen = snapshot(folder)
-    _build(folder, out_root, STAGES, say, [])
+    _build(folder, out_root, STAGES, say, [], watcher)
     say(f"watching {folder} (Ctrl-C to stop)")
     while not stop.wait(interval):
         now = snapshot(folder)
@@ -49,22 +65,31 @@ def watch(folder: Path, out_root: Path, *, interval: float = 0.5, stop: threadin
             continue
         time.sleep(min(0.1, interval))  # let an editor finish writing
         seen = snapshot(folder)
-        _build(folder, out_root, stages_for(changed, folder), say, changed)
+        _build(folder, out_root, stages_for(changed, folder), say, changed, watcher)
 
 
-def _build(folder: Path, out_root: Path, stages, say, changed: list[Path]) -> None:
+def problem_lines(result: GameBuild) -> list[str]:
+    """What a build found, a line each, as the command line prints it (`file:line: field: message`):
+    files that do not load, deck problems, and each stage's errors and findings so far."""
+    lines = [f"error: {issue}" for issue in result.errors]
+    for deck in result.decks:
+        lines += [f"{display_path(deck.path)}:{p.line}: {p.rule}: {p.message}" for p in deck.problems]
+        lines += [f"error: {issue}" for issue in deck.errors]
+    for stage in result.stages:
+        lines += [f"error: {issue}" for issue in stage.errors]
+    return list(dict.fromkeys(lines))      # (a deck that does not load stops each stage that reads it)
+
+
+def _build(folder: Path, out_root: Path, stages, say, changed: list[Path], watcher: BuildWatcher) -> None:
     start = time.perf_counter()
     names = ", ".join(str(p.relative_to(folder)) for p in changed[:3]) + (" ..." if len(changed) > 3 else "")
     if changed:
         say(f"changed: {names}")
-    result = build_game(str(folder), out_root, stages, log=say)
-    for issue in result.errors:
-        say(f"  error: {issue}")
-    for deck in result.decks:
-        for problem in deck.problems:
-            say(f"  {deck.path.name}:{problem.line}: {problem.rule}: {problem.message}")
-    for stage in result.stages:
-        for issue in stage.errors:
-            say(f"  error: {issue}")
+    watcher.started(changed)
+    result = build_game(str(folder), out_root, stages, log=say, stage_done=watcher.stage_done)
+    for line in problem_lines(result):
+        say(f"  {line}")
+    seconds = time.perf_counter() - start
     status = "ok" if result.ok else "with errors (watching on)"
-    say(f"  rebuilt in {time.perf_counter() - start:.2f}s, {status}")
+    say(f"  rebuilt in {seconds:.2f}s, {status}")
+    watcher.finished(result, seconds)

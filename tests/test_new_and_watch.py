@@ -100,6 +100,17 @@ def test_watch_rebuilds_on_save_and_survives_a_mistake(tmp_path):
         assert "Forager Bee" in (folder / ".cardgen" / "deck.schema.json").read_text()
 
 
+def test_a_watch_reports_a_deck_that_does_not_load_once(tmp_path):
+    """(each stage that reads the deck stopped at it, and the watch printed its error as often)"""
+    folder = tmp_path / "game"
+    new_game(folder, "Deck Mistake")
+    with Watching(folder, tmp_path / "out") as watching:
+        (folder / "decks" / "starter.yaml").write_text("name: Starter\ncards: [\n")
+        watching.wait_for("rebuilt")
+    errors = [line for line in watching.lines if "starter.yaml:3: YAML syntax error" in line]
+    assert len(errors) == 1, watching.lines
+
+
 @pytest.mark.parametrize("name", ["Bees: The Game", 'The "Hive"', "#1 Hive", "Ökonomie der Bienen"])
 def test_new_keeps_any_game_name_a_name(tmp_path, name):
     from cardgen.model import load_game

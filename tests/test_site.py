@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import io
 import json
-import os
 import shutil
 from pathlib import Path
 
@@ -13,9 +12,8 @@ import pytest
 from cardgen.model import load_game
 from cardgen.render import render_game
 from cardgen.site import build_site, filter_fields
+from tests.browser import chromium_page, needs_browser
 from tests.conftest import ROOT
-
-CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 
 
 @pytest.fixture(scope="module")
@@ -65,36 +63,26 @@ def test_content_is_escaped(tmp_path):
     assert "</script></script>" not in (tmp_path / "out" / "site" / "cards.js").read_text()
 
 
-@pytest.mark.skipif(os.environ.get("CARDGEN_SKIP_BROWSER") == "1", reason="CARDGEN_SKIP_BROWSER=1")
+@needs_browser
 def test_search_filter_and_card_page_in_chromium(dojo_site, tmp_path):
-    from playwright.sync_api import sync_playwright
-
     site, game = dojo_site
-    assert Path(CHROMIUM).exists(), "Debian's chromium is needed (make test installs it)"
     expected_tiger = sorted(n for n, c in game.cards.items() if c.get("school") == "tiger")
     expected_search = sorted(n for n in expected_tiger if "palm" in n.lower()
                              or "palm" in str(game.cards[n].get("flavour", "")).lower())
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, args=[
-            "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-sync",
-            "--disable-component-update", "--no-first-run"])
-        try:
-            page = browser.new_page(viewport={"width": 1200, "height": 900})
-            page.goto((site / "index.html").as_uri())
-            assert page.inner_text("#count") == f"{len(game.cards)} of {len(game.cards)} cards"
-            page.select_option("select[data-filter=school]", label="tiger")
-            shown = sorted(page.locator(".tile .name").all_inner_texts())
-            assert shown == expected_tiger
-            page.fill("#search", "palm")
-            shown = sorted(page.locator(".tile .name").all_inner_texts())
-            assert shown == expected_search and shown
-            page.screenshot(path=str(tmp_path / "site.png"))
-            page.locator(".tile").first.click()
-            page.wait_for_load_state()
-            assert page.locator("h1").inner_text() == shown[0]
-            assert page.locator(".fields").inner_text().count("\n") >= 3
-        finally:
-            browser.close()
+    with chromium_page() as page:
+        page.goto((site / "index.html").as_uri())
+        assert page.inner_text("#count") == f"{len(game.cards)} of {len(game.cards)} cards"
+        page.select_option("select[data-filter=school]", label="tiger")
+        shown = sorted(page.locator(".tile .name").all_inner_texts())
+        assert shown == expected_tiger
+        page.fill("#search", "palm")
+        shown = sorted(page.locator(".tile .name").all_inner_texts())
+        assert shown == expected_search and shown
+        page.screenshot(path=str(tmp_path / "site.png"))
+        page.locator(".tile").first.click()
+        page.wait_for_load_state()
+        assert page.locator("h1").inner_text() == shown[0]
+        assert page.locator(".fields").inner_text().count("\n") >= 3
     assert (tmp_path / "site.png").stat().st_size > 10_000
 
 
