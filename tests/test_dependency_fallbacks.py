@@ -1,5 +1,5 @@
 """Without the private interfaces the fast paths use (a Pillow or ReportLab past pyproject's upper
-bound), or without the optional isal, cards, PNGs and PDFs come out the same through the public
+bound), or without the optional zlib-ng, cards, PNGs and PDFs come out the same through the public
 API, with one line on stderr per process instead of a traceback."""
 
 from __future__ import annotations
@@ -165,19 +165,19 @@ def test_a_canvas_without_reportlabs_internals_is_drawn_through_its_public_api(f
     assert err.count("\n") == 1 and "Canvas._code" in err, err
 
 
-def test_without_isal_cards_and_sheets_are_deflated_by_zlib(tmp_path):
-    """isal is the optional `fast` extra: without it (an import that fails), zlib does the work."""
+def test_without_zlib_ng_cards_and_sheets_are_deflated_by_zlib(tmp_path):
+    """zlib-ng is the optional `fast` extra: without it (an import that fails), zlib does the work."""
     code = ("import sys, zlib\n"
-            "sys.modules['isal'] = None          # as if isal were not installed\n"
-            "from cardgen.render import paint_png\n"
-            "assert paint_png._deflate is zlib, paint_png._deflate\n"
+            "sys.modules['zlib_ng'] = None          # as if zlib-ng were not installed\n"
+            "from cardgen.render import deflate\n"
+            "assert deflate.deflater is zlib and deflate.PNG_LEVEL == 1, deflate.deflater\n"
             "from cardgen.cli import main\n"
             # (--jobs 1: the stages run in this process, whose modules are looked at below)
             "code = main(['build', 'dojo-duel', '--only', 'cards', 'sheets', '--jobs', '1',\n"
             "             '--out', sys.argv[1]])\n"
             "from reportlab.pdfbase import pdfdoc\n"
             "assert pdfdoc.PDFZCompress._cardgen_fast\n"
-            "assert 'isal' not in {m.split('.')[0] for m, v in sys.modules.items() if v is not None}\n"
+            "assert 'zlib_ng' not in {m.split('.')[0] for m, v in sys.modules.items() if v is not None}\n"
             "sys.exit(code)\n")
     done = subprocess.run([sys.executable, "-c", code, str(tmp_path)], cwd=ROOT, capture_output=True,
                           text=True, timeout=300)
@@ -192,16 +192,25 @@ def test_without_isal_cards_and_sheets_are_deflated_by_zlib(tmp_path):
     assert len(PdfReader(pdf).pages) >= 5
 
 
-def test_isal_is_an_optional_extra_and_every_dependency_has_a_floor():
-    """`pip install cardgen` works without isal (zlib does its work); `cardgen[fast]` brings it."""
+def test_cards_are_deflated_by_a_library_whose_bytes_depend_on_the_input_alone():
+    """The same pixels must give the same PNG bytes in every build. ISA-L's deflate (the `fast`
+    extra before zlib-ng) does not: bench/png_determinism.py counts its changed drawings."""
+    from cardgen.render import deflate, paint_png
+
+    assert deflate.deflater.__name__ in {"zlib", "zlib_ng.zlib_ng"}, deflate.deflater
+    assert paint_png.deflater is deflate.deflater
+
+
+def test_zlib_ng_is_an_optional_extra_and_every_dependency_has_a_floor():
+    """`pip install cardgen` works without zlib-ng (zlib does its work); `cardgen[fast]` brings it."""
     sys.path.insert(0, str(ROOT / "bench"))
     try:
         import mindeps
     finally:
         sys.path.remove(str(ROOT / "bench"))
     floors = mindeps.floors(extras=[])
-    assert "isal" not in floors
-    assert "isal" in mindeps.floors(extras=["fast"])
+    assert "zlib-ng" not in floors
+    assert "zlib-ng" in mindeps.floors(extras=["fast"])
     assert {"pyyaml", "pillow", "reportlab", "jinja2", "markupsafe", "markdown", "weasyprint"} <= set(floors)
 
 

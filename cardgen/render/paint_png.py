@@ -8,14 +8,10 @@ from functools import lru_cache
 
 from cardgen.render import fallback, filecache
 from cardgen.render.art import load_art
+from cardgen.render.deflate import PNG_LEVEL, deflater
 from cardgen.render.display import Ellipse, Face, Line, Picture, Polygon, Rect, Run
 from cardgen.render.fonts import load_face
 from cardgen.render.memo import BoundedCache, bounded_cache, image_bytes
-
-try:                                    # optional: a much faster deflate with the same output format
-    from isal import isal_zlib as _deflate
-except ImportError:                     # pragma: no cover - isal has wheels for the usual platforms
-    _deflate = zlib
 
 MM_PER_INCH = 25.4
 
@@ -239,16 +235,16 @@ def _run_mask_public(font_path: str, px: float, text: str, phase: float, alpha: 
     return mask, x0, y0
 
 
-def png_bytes(face: Face, dpi: int = 300, level: int = 1) -> bytes:
+def png_bytes(face: Face, dpi: int = 300, level: int = PNG_LEVEL) -> bytes:
     return encode_png(paint_png(face, dpi), dpi, level)
 
 
-def encode_png(image, dpi: int = 300, level: int = 1) -> bytes:
+def encode_png(image, dpi: int = 300, level: int = PNG_LEVEL) -> bytes:
     """A plain RGB PNG with its dpi recorded.
 
     Rows are stored unfiltered: for flat card art this is as small as Pillow's adaptive filters
-    at level 1-3 and several times faster to write. Deflate is ISA-L's where it is installed
-    (about ten times zlib's speed at level 1, files within 3%), else zlib's.
+    at level 1-3 and several times faster to write. Deflate is cardgen.render.deflate's: the same
+    bytes for the same pixels, every time.
     """
     image = image.convert("RGB") if image.mode != "RGB" else image
     if not fast_pillow():
@@ -271,7 +267,7 @@ def encode_png(image, dpi: int = 300, level: int = 1) -> bytes:
                      _chunk(b"IEND", b"")])
 
 
-def _deflated_rows(image, level: int, deflater=None) -> list[bytes]:
+def _deflated_rows(image, level: int, library=None) -> list[bytes]:
     """The image's rows, each led by its filter type 0 (none), deflated (in pieces).
 
     Packed with a stride one byte longer than a row, every row ends with a zero byte: shifted by
@@ -285,7 +281,7 @@ def _deflated_rows(image, level: int, deflater=None) -> list[bytes]:
     w, h = image.size
     packer = Image._getencoder("RGB", "raw", ("RGB", w * 3 + 1))
     packer.setimage(image.im, (0, 0, w, h))
-    deflate = (deflater or _deflate).compressobj(level)
+    deflate = (library or deflater).compressobj(level)
     parts = [deflate.compress(b"\0")]
     piece = None
     try:
