@@ -7,6 +7,7 @@ import http.client
 import os
 import subprocess
 import sys
+import time
 
 import pytest
 
@@ -123,7 +124,13 @@ def test_the_server_answers_its_page_and_the_games_files_only(out_dir):
         server.start()
         server.publish({"version": 1, "title": "Fire & <Ice>", "out": str(out_dir),
                         "sections": {"cards": "<p>the cards</p>"}})
-        status, headers, body = get(port, "/")
+        # the state reaches the server's process through a pipe: until then the page says "starting"
+        deadline = time.monotonic() + 5
+        while True:
+            status, headers, body = get(port, "/")
+            if b"starting" not in body or time.monotonic() > deadline:
+                break
+            time.sleep(0.02)
         assert status == 200 and "script-src 'self'" in headers["Content-Security-Policy"]
         assert b"<title>Fire &amp; &lt;Ice&gt;</title>" in body
         assert b'<section id="cards"><p>the cards</p>' in body
