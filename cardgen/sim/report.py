@@ -20,6 +20,18 @@ def wilson(successes: int, trials: int, z: float = 1.96) -> tuple[float, float]:
     return (max(0.0, (centre - spread) / denom), min(1.0, (centre + spread) / denom))
 
 
+def figures(wins: int, games: int) -> dict:
+    """A win rate as a report gives every one: its wins, its sample and its 95% interval."""
+    lo, hi = wilson(wins, games)
+    return {"wins": wins, "games": games, "win_rate": round(wins / games, 3) if games else None,
+            "ci95": [round(lo, 3), round(hi, 3)]}
+
+
+def _figures_by_name(wins: Counter, games: Counter, names=None) -> dict:
+    return {n: figures(wins[n], games[n]) for n in sorted(names if names is not None else games)
+            if games[n]}
+
+
 def percentile(t: Tally, q: float) -> float:
     """The q-quantile of the finished matches' lengths, interpolated between the two nearest."""
     if not t.finished:
@@ -72,8 +84,19 @@ def build_report(game, results, seconds: float, *, static=(), bots=(), seed: int
     balance = round(1 - (max(seat_rates.values()) - min(seat_rates.values())), 3) if seat_rates else None
 
     # Per card: how often played, and how often its player went on to win.
+    matchup_figures = {a: {b: figures(t.pair_wins[(a, b)], t.pair_games[(a, b)]) if t.pair_games[(a, b)]
+                           else None for b in names} for a in names}
+    counts = sorted({n for n, _ in t.count_games})
+    seats_by_players = {str(n): {name: figures(t.count_wins[(n, name)], t.count_games[(n, name)])
+                                 for (count, name) in sorted(t.count_games) if count == n}
+                        for n in counts} if len(counts) > 1 else {}
+    solo = {"players": _figures_by_name(t.solo_wins, t.solo_games),
+            "ai": _figures_by_name(t.ai_wins, t.ai_games)} if t.solo_games else None
+
+    # Per card: how often played, and how often its player went on to win (with its interval).
     cards = [{"card": c, "plays": t.card_plays[c], "matches": t.card_matches[c],
-              "win_rate": round(t.card_wins[c] / t.card_matches[c], 3)} for c in
+              "win_rate": round(t.card_wins[c] / t.card_matches[c], 3),
+              "ci95": figures(t.card_wins[c], t.card_matches[c])["ci95"]} for c in
              sorted(t.card_plays, key=lambda c: (-t.card_plays[c], c))]
     candidates = pool or set(game.cards)
     never_played = sorted(candidates - set(t.card_plays)) if t.card_plays else []
@@ -96,8 +119,11 @@ def build_report(game, results, seconds: float, *, static=(), bots=(), seed: int
                          "ci95": [round(lo, 4), round(hi, 4)]},
         "length": _length_figures(t),
         "seats": seat_rates, "matchups": matrix, "balance": balance,
+        "seat_figures": _figures_by_name(t.seat_wins, t.seat_games, names),
+        "matchup_figures": matchup_figures, "seats_by_players": seats_by_players, "solo": solo,
         "setups": setups,
         "bot_win_rates": bot_rates if len(bot_rates) > 1 else {},
+        "bot_figures": _figures_by_name(t.bot_wins, t.bot_games) if len(bot_rates) > 1 else {},
         "matchups_many_seats": t.many_seats,
         "cards": cards, "never_played": never_played, "card_count": len(game.cards),
         "pool_count": len(pool) or None,
@@ -171,7 +197,6 @@ def _pct(x) -> str:
 
 
 def format_text(report: dict, top_cards: int = 12) -> str:
-    fp = report["first_player"]
     length = report["length"]
     speed = report["speed"]
     lines = [
@@ -181,33 +206,24 @@ def format_text(report: dict, top_cards: int = 12) -> str:
         f"  rules                {rules_words(report['rules'])}",
         f"  completion rate      {_pct(report['completion_rate'])} ({report['finished']} finished)",
         f"  draws                {report['draws']}",
-        f"  first player wins    {_pct(fp['win_rate'])} of {fp['decisive']} decisive "
-        f"(95% CI {_pct(fp['ci95'][0])}-{_pct(fp['ci95'][1])})",
+        f"  first player wins    {_first_player_words(report)}",
         f"  length (actions)     mean {length['mean']}, median {length['median']:g}, "
         f"p10-p90 {length['p10']:g}-{length['p90']:g}, max {length['max']}",
         f"  balance              {report['balance'] if report['balance'] is not None else '-'} "
         "(1 - largest win-rate gap between decks)",
         f"  speed                {speed['matches_per_s']} matches/s, {speed['actions_per_s']} actions/s",
     ]
-    if report["seats"]:
-        lines += ["", "  win rate by deck / character"]
-        lines += [f"    {name:32} {_pct(rate)}" for name, rate in report["seats"].items()]
-    names = list(report["matchups"])
-    if len(names) > 1 and any(v is not None for row in report["matchups"].values() for v in row.values()):
-        short = [n[:10] for n in names]
-        header = "    " + " " * 22 + " ".join(f"{s:>10}" for s in short)
-        note = _many_seats_note(report)
-        lines += ["", "  matchups (row beats column)", *([f"  {note}"] if note else []), header]
-        for name in names:
-            row = report["matchups"][name]
-            lines.append(f"    {name[:22]:22} " + " ".join(f"{_pct(row[b]):>10}" for b in names))
+    lines += _seat_lines(report)
+    lines += _matchup_lines(report)
     lines += _setup_lines(report)
     lines += _variant_lines(report)
     if report["cards"]:
         lines += ["", f"  most played cards ({len(report['cards'])} different ones played; "
                       "win rate of the player who played it)"]
-        lines += [f"    {c['card'][:30]:30} {c['plays']:7} plays  {_pct(c['win_rate'])}"
-                  for c in report["cards"][:top_cards]]
+        shown = report["cards"][:top_cards]
+        width = max(len(c["card"]) for c in shown)
+        lines += [f"    {c['card']:{width}} {c['plays']:7} plays  {_pct(c['win_rate']):>6}  "
+                  f"(95% CI {_interval(c['ci95'])}, {c['matches']} matches)" for c in shown]
     lines += _never_played_lines(report)
     lines += ["", f"  rule conflicts: {len(report['conflicts']) or 'none'}"]
     for c in report["conflicts"]:
@@ -215,6 +231,70 @@ def format_text(report: dict, top_cards: int = 12) -> str:
         lines.append(f"    [{c['kind']}] {c['message']} ({seed}, {c['count']}x"
                      f"{', ' + c['setup'] if c['setup'] else ''})")
     return "\n".join(lines)
+
+
+def _first_player_words(report: dict) -> str:
+    fp = report["first_player"]
+    if not fp["decisive"] and report.get("solo"):
+        return "- (every match was against the game's AI, whose opening is no player's)"
+    return (f"{_pct(fp['win_rate'])} of {fp['decisive']} decisive "
+            f"(95% CI {_pct(fp['ci95'][0])}-{_pct(fp['ci95'][1])})")
+
+
+def _interval(ci95) -> str:
+    return f"{100 * ci95[0]:.1f}-{_pct(ci95[1])}"
+
+
+def _figure_words(f: dict) -> str:
+    """A win rate for people: `61.0%  (95% CI 55.2-66.5%, 300 matches)`."""
+    return f"{_pct(f['win_rate']):>6}  (95% CI {_interval(f['ci95'])}, {f['games']} matches)"
+
+
+def _figure_table(title: str, rows: dict) -> list[str]:
+    if not rows:
+        return []
+    width = max(map(len, rows))     # (never cut: two names that start alike must not read alike)
+    return ["", f"  {title}", *(f"    {name:{width}}  {_figure_words(f)}" for name, f in rows.items())]
+
+
+def _seat_lines(report: dict) -> list[str]:
+    """Win rate by deck or character: by player count when the matches had several; a solo mode's
+    players against the game's AI apart (the AI's seats are no deck a player chose)."""
+    lines = []
+    if report.get("seats_by_players"):
+        for count, rows in report["seats_by_players"].items():
+            lines += _figure_table(f"win rate by deck / character, {count} players", rows)
+    else:
+        lines += _figure_table("win rate by deck / character", report.get("seat_figures") or {})
+    solo = report.get("solo")
+    if solo:
+        lines += _figure_table("players against the game's AI (solo mode)", solo["players"])
+        lines += _figure_table("the game's AI seats (solo mode)", solo["ai"])
+    return lines
+
+
+def _matchup_lines(report: dict) -> list[str]:
+    """Row beats column, with each cell's interval; columns are numbered after the rows so that no
+    name is cut to fit a column."""
+    names = list(report["matchups"])
+    cells = report.get("matchup_figures") or {}
+    if len(names) < 2 or not any(f for row in cells.values() for f in row.values()):
+        return []
+    width = max(len(name) for name in names) + len(str(len(names))) + 3     # "#N name "
+
+    def cell(f):
+        if f is None:
+            return "-"
+        return f"{_pct(f['win_rate'])} ({100 * f['ci95'][0]:.0f}-{100 * f['ci95'][1]:.0f})"
+
+    column = max(len(cell(f)) for row in cells.values() for f in row.values())
+    note = _many_seats_note(report)
+    lines = ["", "  matchups (row beats column; 95% interval in brackets)", *([f"  {note}"] if note else []),
+             "    " + " " * width + " ".join(f"{'#' + str(i):>{column}}" for i in range(1, len(names) + 1))]
+    for i, name in enumerate(names, 1):
+        lines.append(f"    {'#' + str(i) + ' ' + name:{width}}"
+                     + " ".join(f"{cell(cells[name][b]):>{column}}" for b in names))
+    return lines
 
 
 def variant_row(variant, report: dict | None, note: str | None = None) -> dict:
@@ -233,15 +313,19 @@ def _variant_lines(report: dict) -> list[str]:
     rows = report.get("variants") or []
     if not rows:
         return []
+    def label(r):
+        return f"{r['id']} ({'house' if r['source'] == 'house' else 'rulebook'})"
+
+    width = max(28, *(len(label(r)) for r in rows))
     lines = ["", "  by variant (each on its own, against the published rules above)",
-             f"    {'variant':28} {'matches':>7} {'done':>7} {'draws':>6} {'first':>7} {'length':>7} "
+             f"    {'variant':{width}} {'matches':>7} {'done':>7} {'draws':>6} {'first':>7} {'length':>7} "
              f"{'conflicts':>9}"]
     for r in rows:
-        name = f"{r['id']} ({'house' if r['source'] == 'house' else 'rulebook'})"
+        name = label(r)
         if r.get("matches") is None:
-            lines.append(f"    {name[:28]:28} {r['note']}")
+            lines.append(f"    {name:{width}} {r['note']}")
             continue
-        lines.append(f"    {name[:28]:28} {r['matches']:7} {_pct(r['completion_rate']):>7} "
+        lines.append(f"    {name:{width}} {r['matches']:7} {_pct(r['completion_rate']):>7} "
                      f"{r['draws']:6} {_pct(r['first_player_win_rate']):>7} {r['mean_length']:7} "
                      f"{r['conflicts']:9}")
     return lines
@@ -272,13 +356,12 @@ def _setup_lines(report: dict) -> list[str]:
     lines = []
     if len(report["setups"]) > 1:
         lines += ["", "  by setup (first player's win rate; each seat's, in seat order)"]
+        width = max(len(s["setup"]) for s in report["setups"])
         for s in report["setups"]:
             first = _pct(s["first_player_win_rate"])
-            lines.append(f"    {s['setup'][:44]:44} {s['matches']:6} matches  first {first:>6}  "
+            lines.append(f"    {s['setup']:{width}} {s['matches']:6} matches  first {first:>6}  "
                          + " / ".join(_pct(rate) for rate in s["seat_win_rates"]))
-    if report["bot_win_rates"]:
-        lines += ["", "  win rate by bot"]
-        lines += [f"    {bot:32} {_pct(rate)}" for bot, rate in report["bot_win_rates"].items()]
+    lines += _figure_table("win rate by bot", report.get("bot_figures") or {})
     return lines
 
 
@@ -295,10 +378,34 @@ def _setup_html(report: dict) -> str:
                        f"<td>{seat_rates(s)}</td></tr>" for s in report["setups"])
         out += ("<h2>By setup</h2><table><tr><th>setup</th><th>matches</th><th>finished</th><th>draws</th>"
                 f"<th>first player wins</th><th>win rate by seat</th></tr>{rows}</table>")
-    if report["bot_win_rates"]:
-        rows = "".join(f"<tr><td>{e(bot)}</td><td>{_pct(rate)}</td></tr>"
-                       for bot, rate in report["bot_win_rates"].items())
-        out += f"<h2>By bot</h2><table><tr><th>bot</th><th>win rate</th></tr>{rows}</table>"
+    if report.get("bot_figures"):
+        out += "<h2>By bot</h2>" + _figure_table_html("Win rate of the seats each bot played",
+                                                      report["bot_figures"])
+    return out
+
+
+def _figure_table_html(title: str, rows: dict) -> str:
+    if not rows:
+        return ""
+    e = html.escape
+    body = "".join(f"<tr><td>{e(name)}</td><td>{_pct(f['win_rate'])}</td><td>{_interval(f['ci95'])}</td>"
+                   f"<td>{f['games']}</td></tr>" for name, f in rows.items())
+    return (f"<h3>{e(title)}</h3><table><tr><th></th><th>win rate</th><th>95% interval</th>"
+            f"<th>matches</th></tr>{body}</table>")
+
+
+def _seats_html(report: dict) -> str:
+    """The figures _seat_lines prints, as tables."""
+    out = ""
+    if report.get("seats_by_players"):
+        for count, rows in report["seats_by_players"].items():
+            out += _figure_table_html(f"{count} players", rows)
+    else:
+        out += _figure_table_html("All matches", report.get("seat_figures") or {})
+    solo = report.get("solo")
+    if solo:
+        out += _figure_table_html("Players against the game's AI (solo mode)", solo["players"])
+        out += _figure_table_html("The game's AI seats (solo mode)", solo["ai"])
     return out
 
 
@@ -307,12 +414,12 @@ def _win_rate_chart(rates: dict[str, float]) -> str:
     if len(rates) < 2:
         return ""
     e = html.escape
-    label_w, bar_w, row_h = 190, 320, 22
+    label_w, bar_w, row_h = max(190, 7 * max(map(len, rates)) + 12), 320, 22   # (names never cut)
     rows = []
     for i, (name, rate) in enumerate(rates.items()):
         y, end = i * row_h, label_w + bar_w * rate
         rows.append(f'<text x="{label_w - 6}" y="{y + 15}" font-size="12" text-anchor="end">'
-                    f'{e(name[:28])}</text>'
+                    f'{e(name)}</text>'
                     f'<rect x="{label_w}" y="{y + 4}" width="{bar_w * rate:.1f}" height="{row_h - 8}" '
                     f'fill="#4a78b5"><title>{e(name)}: {_pct(rate)}</title></rect>'
                     f'<text x="{end + 4:.1f}" y="{y + 15}" font-size="11">{_pct(rate)}</text>')
@@ -339,20 +446,26 @@ def format_html(report: dict) -> str:
     svg = f'<svg width="{len(hist) * bar_w + 10}" height="170" role="img">{bars}</svg>'
     names = list(report["matchups"])
 
-    def cell(v):
+    figures_of = report.get("matchup_figures") or {}
+
+    def cell(a, b):
+        v, f = report["matchups"][a][b], figures_of.get(a, {}).get(b)
         if v is None:
             return "<td>-</td>"
         shade = int(255 - 120 * abs(v - 0.5) * 2)
         colour = f"rgb({255 if v < 0.5 else shade},{shade},{255 if v > 0.5 else shade})"
-        return f'<td style="background:{colour}">{_pct(v)}</td>'
+        interval = f"<br><small>{_interval(f['ci95'])}, {f['games']}</small>" if f else ""
+        return f'<td style="background:{colour}">{_pct(v)}{interval}</td>'
 
-    matchup = "".join(f"<tr><th>{e(a)}</th>" + "".join(cell(report["matchups"][a][b]) for b in names)
+    matchup = "".join(f"<tr><th>{e(a)}</th>" + "".join(cell(a, b) for b in names)
                       + "</tr>" for a in names)
     note = _many_seats_note(report)
     many_seats = f"<p>{e(note)}</p>" if note else ""
-    chart = _win_rate_chart(report["seats"])
+    # (a bar per deck over all matches would mix player counts: their tables say it instead)
+    chart = "" if report.get("seats_by_players") else _win_rate_chart(report["seats"])
     cards = "".join(f"<tr><td>{e(c['card'])}</td><td>{c['plays']}</td><td>{c['matches']}</td>"
-                    f"<td>{_pct(c['win_rate'])}</td></tr>" for c in report["cards"])
+                    f"<td>{_pct(c['win_rate'])}</td><td>{_interval(c['ci95'])}</td></tr>"
+                    for c in report["cards"])
     conflicts = "".join(f"<tr><td>{e(c['kind'])}</td><td>{e(c['message'])}</td><td>{c['seed']}</td>"
                         f"<td>{e(str(c['setup'] or ''))}</td><td>{c['count']}</td></tr>"
                         for c in report["conflicts"]) or '<tr><td colspan="5">none</td></tr>'
@@ -371,13 +484,15 @@ first player wins {_pct(fp['win_rate'])} (95% CI {_pct(fp['ci95'][0])} to {_pct(
 balance {report['balance']}.</p>
 <h2>Match length (actions)</h2>{svg}
 {f"<h2>Win rate by deck / character</h2>{chart}" if chart else ""}
-<h2>Matchups (row beats column)</h2>{many_seats}
+{_seats_html(report)}
+<h2>Matchups (row beats column; 95% interval and matches below each)</h2>{many_seats}
 <table><tr><th></th>{''.join(f'<th>{e(n)}</th>' for n in names)}</tr>{matchup}</table>
 {_setup_html(report)}
 {_variant_html(report)}
 <h2>Rule conflicts</h2>
 <table><tr><th>kind</th><th>what</th><th>seed</th><th>setup</th><th>count</th></tr>{conflicts}</table>
-<h2>Cards</h2><table><tr><th>card</th><th>plays</th><th>matches</th><th>win rate</th></tr>{cards}</table>
+<h2>Cards</h2><table><tr><th>card</th><th>plays</th><th>matches</th><th>win rate</th>
+<th>95% interval</th></tr>{cards}</table>
 {_never_played_html(report)}
 </body></html>
 """

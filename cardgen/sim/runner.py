@@ -53,6 +53,7 @@ class MatchResult:
     plays: list[tuple[int, str]] = field(default_factory=list)   # (player, card) per card played
     conflicts: list[Conflict] = field(default_factory=list)
     trajectory: str = ""
+    fixed_seats: tuple[int, ...] = ()   # seats whose bot the setup fixes (a solo mode's AI)
 
 
 @dataclass
@@ -91,6 +92,7 @@ def play_match(engine, setups: list[Setup], seed: int, bot_names: list[str], *,
         # are as uniform.
         # (a seat the setup fixes, such as a solo mode's AI, keeps its own bot)
         result.bots = seat_bots = [setup.bots.get(i) or bot_names[i % len(bot_names)] for i in range(players)]
+        result.fixed_seats = tuple(sorted(setup.bots))
         bots = [make_bot(name, engine, rng, i) for i, name in enumerate(seat_bots)]
         result.first_player = engine.first_player(state)
         choosers = [bot.choose for bot in bots]

@@ -67,6 +67,14 @@ class Tally:
         self.pair_wins: Counter = Counter()
         self.bot_games: Counter = Counter()
         self.bot_wins: Counter = Counter()
+        # a match with a seat the setup fixes (a solo mode's AI): its players and its AI seats, apart
+        self.solo_games: Counter = Counter()
+        self.solo_wins: Counter = Counter()
+        self.ai_games: Counter = Counter()
+        self.ai_wins: Counter = Counter()
+        # the other matches by (player count, seat name): a seat's rate at 2 players and at 3 differ
+        self.count_games: Counter = Counter()
+        self.count_wins: Counter = Counter()
         self.card_plays: Counter = Counter()
         self.card_matches: Counter = Counter()  # matches in which a player played it
         self.card_wins: Counter = Counter()     # ...and went on to win
@@ -105,7 +113,7 @@ class Tally:
             row["draws"] += 1
         else:
             row["wins"][r.winner] += 1
-            if r.first_player is not None:
+            if r.first_player is not None and not r.fixed_seats:    # (an AI's opening is no player's)
                 first_won = r.winner == r.first_player
                 self.decisive += 1
                 self.first_wins += first_won
@@ -116,8 +124,23 @@ class Tally:
 
     def _add_seats(self, r) -> None:
         """Matchups by seat name: with more than two seats the winner beat each of the others;
-        two losers of the same match count for neither."""
+        two losers of the same match count for neither. A match against a fixed AI counts only
+        for the solo figures: its players' rates and the AI's."""
+        for i, bot in enumerate(r.bots):
+            if i not in r.fixed_seats:      # (a fixed AI's bot is no choice of the user's)
+                self.bot_games[bot] += 1
+                self.bot_wins[bot] += r.winner == i
+        if r.fixed_seats:
+            for i, name in enumerate(r.seats):
+                games, wins = (self.ai_games, self.ai_wins) if i in r.fixed_seats else \
+                    (self.solo_games, self.solo_wins)
+                games[name] += 1
+                wins[name] += r.winner == i
+            return
+        players = len(r.seats)
         for i, name in enumerate(r.seats):
+            self.count_games[(players, name)] += 1
+            self.count_wins[(players, name)] += r.winner == i
             self.seat_games[name] += 1
             if r.winner == i:
                 self.seat_wins[name] += 1
@@ -128,9 +151,6 @@ class Tally:
                     self.pair_games[(winner, loser)] += 1
                     self.pair_games[(loser, winner)] += 1
                     self.pair_wins[(winner, loser)] += 1
-        for i, bot in enumerate(r.bots):
-            self.bot_games[bot] += 1
-            self.bot_wins[bot] += r.winner == i
 
     def _add_cards(self, r) -> None:
         seen = set()
@@ -147,7 +167,8 @@ class Tally:
             setattr(self, name, getattr(self, name) + getattr(other, name))
         self.many_seats |= other.many_seats
         for name in ("lengths", "seat_games", "seat_wins", "pair_games", "pair_wins", "bot_games",
-                     "bot_wins", "card_plays", "card_matches", "card_wins"):
+                     "bot_wins", "solo_games", "solo_wins", "ai_games", "ai_wins", "count_games",
+                     "count_wins", "card_plays", "card_matches", "card_wins"):
             getattr(self, name).update(getattr(other, name))
         for label, theirs in other.setups.items():
             row = self.setups.get(label)
