@@ -46,7 +46,7 @@ bench: $(STAMP)
 $(STAMP): pyproject.toml
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e '.[dev,fast]'
+	$(BIN)/python -m pip install --quiet -e '.[dev,fast,cluster]'
 	@touch $(STAMP)
 
 clean:

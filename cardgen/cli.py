@@ -244,6 +244,10 @@ def _parser() -> argparse.ArgumentParser:
     bots_option(p)
     _match_options(p)
     flag(p, "--no-invariants", help="skip the per-step invariant checks")
+    p.add_argument("--cluster", default=None, metavar="ADDRESS",
+                   help="a Dask scheduler, e.g. tcp://HOST:8786, whose workers play the matches; the "
+                        "report is the one this machine makes with the same seeds (needs the cluster "
+                        "extra; docs/engines.md) (default: none, this machine's CPUs)")
     format_option(p)
     out_option(p)
     p.set_defaults(func=cmd_simulate)
@@ -652,7 +656,7 @@ def cmd_simulate(args) -> int:
     tally, seconds = simulate_tally(game, matches=args.matches, seed=args.seed, jobs=args.jobs, bots=bots,
                                     decks=args.decks, check_invariants=not args.no_invariants,
                                     progress=sys.stderr.isatty() and args.format == "text", engine=engine,
-                                    **match)
+                                    cluster=args.cluster, **match)
     report = build_report(game, tally, seconds, static=static_conflicts(engine), bots=bots,
                           seed=args.seed, pool=pool, variants=match["variants"])
     out = args.out / game.id

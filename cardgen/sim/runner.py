@@ -302,7 +302,7 @@ def play_matches(game, play_chunk, take, *, matches: int, seed: int = 1, jobs: i
                  bots: list[str] | None = None, decks: list[str] | None = None,
                  players: int | None = None, variants: tuple[str, ...] = (),
                  check_invariants: bool = True, progress: bool = False,
-                 time_limit: float | None = ACTION_SECONDS, engine=None) -> float:
+                 time_limit: float | None = ACTION_SECONDS, engine=None, cluster: str | None = None) -> float:
     """Play `matches` matches with seeds seed..seed+matches-1, on `jobs` processes: each chunk of
     seeds is played by play_chunk (_run_chunk, _tally_chunk) and what it gives is handed to
     `take`, chunk after chunk in seed order. Returns the seconds it took. The seeds are handed out
@@ -310,7 +310,8 @@ def play_matches(game, play_chunk, take, *, matches: int, seed: int = 1, jobs: i
     Ctrl-C stops it at once. `players` and `variants` go to the engine's setups (see
     Engine.setups). A match stuck in one action for `time_limit` seconds (to twice that) is
     stopped as a conflict (sim/watchdog.py). `engine`: the game's engine, when the caller has
-    loaded it already."""
+    loaded it already. `cluster`: a Dask scheduler's address, to play the chunks there instead
+    (sim/cluster.py): the same chunks, taken in the same order."""
     bots = bots or ["random"]
     match = {"players": players, "variants": tuple(variants)}
     jobs = max(1, jobs or usable_cpus())
@@ -319,12 +320,23 @@ def play_matches(game, play_chunk, take, *, matches: int, seed: int = 1, jobs: i
     # them is one error before any match (a pool worker whose set-up fails is started again, forever).
     _init_worker(game, decks, bots, check_invariants, match, engine)
     done = 0
-    if jobs == 1 or matches < 50:
+
+    def count(n: int) -> None:
+        nonlocal done
+        done += n
+        _progress(progress, done, matches)
+
+    if cluster:
+        from cardgen.sim.cluster import play_chunks_on_cluster
+
+        setup = (str(game.folder), decks, bots, check_invariants, match)
+        chunks = _seed_chunks(seed, matches, CLUSTER_CHUNK)
+        play_chunks_on_cluster(cluster, _init_worker, setup, play_chunk, chunks, take, count)
+    elif jobs == 1 or matches < 50:
         with _loaded_objects_frozen(), watching(time_limit):
             for seeds in _seed_chunks(seed, matches, 100):
                 take(play_chunk(seeds))
-                done += len(seeds)
-                _progress(progress, done, matches)
+                count(len(seeds))
     else:
         import multiprocessing
 
@@ -337,11 +349,13 @@ def play_matches(game, play_chunk, take, *, matches: int, seed: int = 1, jobs: i
             # imap takes the chunks from the generator as workers free up (a pipe's worth ahead)
             for part in pool.imap(play_chunk, _seed_chunks(seed, matches, chunk)):
                 take(part)
-                done += len(part)
-                _progress(progress, done, matches)
+                count(len(part))
     if progress:
         print(file=sys.stderr)
     return time.perf_counter() - start
+
+
+CLUSTER_CHUNK = 500     # seeds a cluster task plays: a few seconds of work against its round trip
 
 
 def _seed_chunks(first: int, count: int, size: int):
