@@ -51,7 +51,7 @@ def redeal(rng: random.Random, zones: list[list], kind=None) -> None:
     for spots in places.values():
         cards = [card for _, _, card in spots]
         rng.shuffle(cards)
-        for (zone, i, _), card in zip(spots, cards):
+        for (zone, i, _), card in zip(spots, cards, strict=True):
             zone[i] = card
 
 
