@@ -5,12 +5,13 @@ Carlo Tree Search", 2012): every playout starts from a new determinization, the 
 bot's player may believe it to be (`Engine.determinize`: the cards they cannot see dealt again);
 it walks the tree by UCB among the actions legal in that determinization (each counts how often
 it was available, so a move the opponent has only in some worlds is not favoured for being rare),
-adds one node, plays at random to the end and credits the result to every node on the way, each
-to the player who chose its move. The bot plays the root move tried most often.
+adds one node, scores it and credits the score to every node on the way, each to the player who
+chose its move. The bot plays the root move tried most often. The score is the engine's
+heuristic at the new node, relative to the position thought about and squashed into 0..1 (an
+engine without a heuristic: a random playout to the end, 1 a win, 0 a loss).
 
 Nodes are keyed by action, not by state: chance inside a move (a roll, a draw) is not a node, and
-the tree's statistics average over it ("open loop"). A playout still running after
-`playout_cap` moves is scored by the engine's heuristic: the player it rates best wins it.
+the tree's statistics average over it ("open loop").
 
 Strength, as `--bots` writes it: `search` (the default, DEFAULT_PLAYOUTS playouts per move),
 `search:N` (N playouts per move) or `search:Ts` (T seconds per move: stronger on a fast machine,
