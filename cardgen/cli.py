@@ -605,13 +605,16 @@ def _check_decks(game, deck_paths) -> None:
 
 
 def _bots(engine, spec: str) -> list[str]:
-    from cardgen.sim.bots import bot_names
+    from cardgen.sim.bots import bot_names, bot_problem
 
     names = [b.strip() for b in spec.split(",") if b.strip()]
-    unknown = [b for b in names if b not in bot_names(engine)]
-    if unknown or not names:
-        raise ContentError([Issue(None, None, "--bots", f"unknown bot {', '.join(unknown) or spec!r}; "
-                                                        f"this game has {', '.join(bot_names(engine))}")])
+    problems = [p for p in dict.fromkeys(bot_problem(b, engine) for b in names) if p]
+    if not names:
+        problems = [f"no bot in {spec!r}"]
+    if problems:
+        raise ContentError([Issue(None, None, "--bots", f"{problem}; this game has "
+                                  f"{', '.join(bot_names(engine))} (search:N or search:Ts sets the "
+                                  "search bot's playouts or seconds per move)") for problem in problems])
     engine.check_bots(names)
     return names
 

@@ -123,7 +123,8 @@ def variant_option(p):
 
 def bots_option(p):
     return p.add_argument("--bots", default="random", metavar="BOT,...",
-                          help="bot per seat, comma-separated, e.g. random,greedy (default: random)")
+                          help="bot per seat, comma-separated, e.g. random,greedy or search:200,greedy "
+                               "(search:N: N playouts per move, search:Ts: T seconds) (default: random)")
 
 
 def players_option(p):

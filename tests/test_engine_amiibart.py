@@ -802,3 +802,20 @@ def test_a_logged_match_plays_as_an_unlogged_one(engine):
         assert log.result.trajectory == plain.trajectory
         told += [line for *_, outcome in log.moves for line in outcome.splitlines()]
     assert any("Death Token" in line for line in told) and any(" loses: " in line for line in told)
+
+
+def test_greedy_does_not_cast_a_this_turn_bonus_on_a_fighter_that_has_attacked(engine):
+    """Shadow Pact costs its own fighter 200 Health for +300 Attack this turn: after the fighter
+    attacked, that is pure loss. The heuristic once counted the bonus as lasting Attack, and the
+    greedy bot cast it on its own fighter every game."""
+    setup = {"A": {"hand": {"Shadow Pact": 1},
+                   "slots": {1: {"card": "Gloom Bat", "attacked": True}, 2: "Gloom Bat"}},
+             "B": {"slots": {1: "Dawn Squire"}}}
+    before, _ = position(engine, setup)
+    after, _ = position(engine, setup, [{"cast": "Shadow Pact", "target": "A1"}])
+    assert engine.heuristic(after, 0) < engine.heuristic(before, 0)
+    greedy = GreedyBot(engine, random.Random(3), 0)
+    actions = engine.legal_actions(before)
+    pact = engine.parse_action(before, {"cast": "Shadow Pact", "target": "A1"})
+    assert pact in actions
+    assert greedy.choose(before, actions) != pact

@@ -31,6 +31,30 @@ def is_listed(action: Action, legal: list) -> bool:
     return action in legal
 
 
+def redeal(rng: random.Random, zones: list[list], kind=None) -> None:
+    """Deal the cards of `zones` (lists, changed in place) again at random: each zone keeps its
+    size, and with `kind` (card -> anything hashable) each place keeps the kind of its card (a
+    level, a card back), so only cards that look alike from outside trade places. For
+    `determinize`: the zones are those the player cannot see."""
+    if kind is None:
+        pool = [card for zone in zones for card in zone]
+        rng.shuffle(pool)
+        at = 0
+        for zone in zones:
+            zone[:] = pool[at:at + len(zone)]
+            at += len(zone)
+        return
+    places: dict = {}
+    for zone in zones:
+        for i, card in enumerate(zone):
+            places.setdefault(kind(card), []).append((zone, i, card))
+    for spots in places.values():
+        cards = [card for _, _, card in spots]
+        rng.shuffle(cards)
+        for (zone, i, _), card in zip(spots, cards, strict=True):
+            zone[i] = card
+
+
 class IllegalAction(Exception):
     """Raised by `apply` for an action that is not legal in that state."""
 
@@ -155,6 +179,19 @@ class Engine:
 
     def clone(self, state):
         raise NotImplementedError
+
+    def determinize(self, state, player: int, rng: random.Random):
+        """A copy of the state as `player` may believe it to be: every card they cannot see
+        (the opponents' hands, the order of any deck, a face-down card) dealt again at random from
+        the cards they could be, so the copy agrees with all that `player` knows. Its own `rng` is
+        new, seeded from `rng`, so what chance does in it is not what the match will do. The
+        search bot plays its look-ahead on such copies.
+
+        This default is right for a game with no hidden information (chance still hidden, as
+        the new generator hides it); a game with hidden cards overrides it (`redeal` helps)."""
+        world = self.clone(state)
+        world.rng = random.Random(rng.random())
+        return world
 
     # -- checking -------------------------------------------------------------------------------
     def invariants(self, state) -> list[str]:

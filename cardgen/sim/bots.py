@@ -6,6 +6,8 @@ from __future__ import annotations
 import random
 from typing import Protocol
 
+from cardgen.sim.search import SearchBot, parse_strength
+
 
 class Bot(Protocol):
     """What the simulator asks of a bot: pick one of the legal actions.
@@ -65,14 +67,33 @@ class GreedyBot:
         return best[self.rng.randrange(len(best))]
 
 
-BUILTIN_BOTS = {"random": RandomBot, "greedy": GreedyBot}
+BUILTIN_BOTS = {"random": RandomBot, "greedy": GreedyBot, "search": SearchBot}
+# Built-in bots whose strength `--bots` may set after a colon (search:200): name -> its parser
+LEVELS = {"search": parse_strength}
 
 
 def bot_names(engine) -> list[str]:
     return [*BUILTIN_BOTS, *engine.bots()]
 
 
+def bot_problem(name: str, engine) -> str | None:
+    """Why `--bots` cannot seat this name (unknown, or a strength that is no strength), or None."""
+    base, colon, level = name.partition(":")
+    if not colon:
+        return None if name in bot_names(engine) else f"unknown bot {name!r}"
+    if base not in LEVELS:
+        return f"unknown bot {name!r} (only {', '.join(LEVELS)} takes a strength after a colon)"
+    try:
+        LEVELS[base](level)
+    except ValueError as exc:
+        return str(exc)
+    return None
+
+
 def make_bot(name: str, engine, rng: random.Random, player: int):
+    base, colon, level = name.partition(":")
+    if colon and base in LEVELS:
+        return BUILTIN_BOTS[base](engine, rng, player, level)
     factory = BUILTIN_BOTS.get(name) or engine.bots().get(name)
     if factory is None:
         raise KeyError(name)

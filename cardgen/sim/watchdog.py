@@ -55,6 +55,12 @@ def _tick(signum, frame) -> None:
     w.seen = at
 
 
+def still_going() -> None:
+    """A bot's long but finite think (the search bot, between two playouts) is not a stuck action:
+    the next tick starts its count again. An action stuck inside one playout is still stopped."""
+    WATCH.seen = None
+
+
 def _under_way(frame):
     """(match, step) of the action a match loop is in, from the interrupted frame."""
     codes = WATCH.codes

@@ -57,7 +57,7 @@ import itertools
 import random
 from pathlib import Path
 
-from cardgen.engines.base import Engine, Setup, action_words
+from cardgen.engines.base import Engine, Setup, action_words, redeal
 from cardgen.errors import ContentError, Issue
 
 END, FILL, KEEP, BOTTOM = ("end",), ("fill",), ("keep",), ("bottom",)
@@ -190,6 +190,19 @@ class HiveEngine(Engine):
 
     def clone(self, s: HiveState) -> HiveState:
         return s.copy()
+
+    def determinize(self, s: HiveState, player: int, rng: random.Random) -> HiveState:
+        """The match as `player` may believe it, for the search bot: what they cannot see (the
+        opponent's hand, the order of both decks) dealt again at random. A Forager's player knows
+        the top card they are looking at, so it stays. Add here any card your rules hide."""
+        w = super().determinize(s, player, rng)      # a clone with a generator of its own
+        o = 1 - player
+        redeal(rng, [w.hands[o], w.decks[o]])
+        seen = 1 if w.looking and w.cur == player else 0
+        unseen = w.decks[player][:len(w.decks[player]) - seen]     # (the top card is the last)
+        redeal(rng, [unseen])
+        w.decks[player][:len(unseen)] = unseen
+        return w
 
     def legal_actions(self, s: HiveState) -> list:
         if s.over:

@@ -6,7 +6,7 @@ from __future__ import annotations
 import random
 from math import floor
 
-from cardgen.engines.base import Setup
+from cardgen.engines.base import Setup, redeal
 
 from .constants import (
     AIRBORNE_EXP,
@@ -419,6 +419,13 @@ class TurnsMixin:
                 st.win = None
 
     # -- clone ---------------------------------------------------------------------------------------
+    def determinize(self, st, player, rng):
+        """The match as `player` may believe it: the gene stream deck in a new order (the only
+        cards nobody sees; the stream, the discards and every Fish's parts are open)."""
+        w = super().determinize(st, player, rng)
+        redeal(rng, [w.deck])
+        return w
+
     def clone(self, st):
         c = AdaptState.__new__(AdaptState)
         cls = type(st.rng)

@@ -6,10 +6,10 @@ from __future__ import annotations
 import random
 from pathlib import Path
 
-from cardgen.engines.base import Setup
+from cardgen.engines.base import Setup, redeal
 
 from .grammar import SENSEI
-from .state import LEVELS, SENSEI_PH, AState, Box, _shuffle
+from .state import LEVELS, NO_CARD, PICK1, SENSEI_PH, AState, Box, _shuffle
 
 
 class MatchMixin:
@@ -121,6 +121,24 @@ class MatchMixin:
 
     def winner(self, state) -> int | None:
         return state.result if state.result >= 0 else None
+
+    def determinize(self, st, player, rng):
+        """The match as `player` may believe it: the opponent's hand, the cards they were dealt
+        and have not passed yet (and, while the sensei are chosen, the one they kept) dealt again
+        with the level decks and the sensei deck, each card among cards of its own level (the
+        decks keep their sizes); every deck in a new order."""
+        w = super().determinize(st, player, rng)
+        o = 1 - player
+        hidden = [*w.decks[1:], w.sdeck, w.hand[o]]
+        if w.phase in (SENSEI_PH, PICK1):
+            hidden.append(w.draft[o])
+        kept = [w.sensei[o]] if w.phase == SENSEI_PH and w.sensei[o] != NO_CARD else []
+        info = w.box.info
+        redeal(rng, [*hidden, kept], lambda c: -1 if info[c].type == SENSEI else info[c].level)
+        if kept:
+            w.sensei[o] = kept[0]
+        w.legal = None
+        return w
 
     def clone(self, st):
         n = AState.__new__(AState)

@@ -121,7 +121,9 @@ class AmiibartEngine(CardsMixin, SetupsMixin, LegalMixin, ActionsMixin, TurnsMix
             side = -1000.0 * pl.tokens
             for f in pl.slots:
                 if f is not None:
-                    a = self._atk(pl, f)
+                    # (a "this turn" bonus is worth nothing once the turn ends: the damage it
+                    # adds shows in the opposing Health when the attack lands)
+                    a = max(self._atk(pl, f) - f.tmp, 0)
                     side += 120 + a * 0.8 + f.hp * 0.6
                     if f.kw & BLOCK:
                         side += 40

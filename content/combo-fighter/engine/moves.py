@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import random
 
-from cardgen.engines.base import IllegalAction
+from cardgen.engines.base import IllegalAction, redeal
 
 from .shuffle import shuffle
 from .state import (
@@ -32,6 +32,7 @@ from .state import (
     TAG_OUT,
     TEAM,
     TOP,
+    TWO_VS_TWO,
     CFState,
     Fighter,
 )
@@ -233,6 +234,30 @@ class MovesMixin:
         elif action != PASS:
             raise IllegalAction(f"{action!r}: flip or pass")
         self._react_next(s)
+
+    def determinize(self, s: CFState, player: int, rng: random.Random) -> CFState:
+        """The match as `player` may believe it: each opposing fighter's hand dealt again from
+        its hand and deck (with its face-down card while the cards are chosen), and every deck in
+        a new order but for the cards the player is foreseeing on top of their own."""
+        w = super().determinize(s, player, rng)
+        if not w.fs:
+            return w
+        o = 1 - player
+        for seat in (0, 1):
+            for i in (TEAM[seat] if w.mode == TWO_VS_TWO else (seat,)):
+                f = w.fs[i]
+                if seat == player:
+                    seen = w.fore_n if w.phase == FORESEE and w.cur == player and i == w.act[seat] else 0
+                    unseen = f.deck[:len(f.deck) - seen]
+                    redeal(rng, [unseen])
+                    f.deck[:len(unseen)] = unseen
+                    continue
+                face_down = [w.choice[o]] if (w.phase == CHOOSE and i == w.act[o]
+                                              and w.choice[o] != NO_CARD) else []
+                redeal(rng, [f.hand, f.deck, face_down])
+                if face_down:
+                    w.choice[o] = w.played[o][0] = face_down[0]
+        return w
 
     def clone(self, s: CFState) -> CFState:
         c = CFState.__new__(CFState)

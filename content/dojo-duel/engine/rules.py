@@ -7,7 +7,7 @@ import itertools
 import random
 from pathlib import Path
 
-from cardgen.engines.base import IllegalAction, RuleConflict, Setup
+from cardgen.engines.base import IllegalAction, RuleConflict, Setup, redeal
 
 from .state import (
     ALTERNATE_FIRST_TURN,
@@ -20,6 +20,7 @@ from .state import (
     FIRST_TURN,
     KEEP_ACTION,
     KICKER,
+    NO_CARD,
     OVER,
     PASS_ACTION,
     PHASE_NAMES,
@@ -428,6 +429,18 @@ class RulesMixin:
         c.last_loss = state.last_loss
         c.last_totals = state.last_totals
         return c
+
+    def determinize(self, state: DojoState, player: int, rng: random.Random) -> DojoState:
+        """The match as `player` may believe it: the opponent's hand and face-down kicker dealt
+        again from those cards and their deck, the player's own deck in a new order."""
+        w = super().determinize(state, player, rng)
+        o = 1 - player
+        kicker = [w.kick[o]] if w.kick[o] != NO_CARD and not w.krev[o] else []
+        redeal(rng, [w.hands[o], w.decks[o], kicker])
+        if kicker:
+            w.kick[o] = kicker[0]
+        redeal(rng, [w.decks[player]])
+        return w
 
     # -- checking -------------------------------------------------------------------------------
     def invariants(self, s: DojoState) -> list[str]:
