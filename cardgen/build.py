@@ -280,6 +280,19 @@ def _stage_aids(game: Game, out_root: Path, jobs: int | None, progress: bool) ->
     return StageResult("rulebook", True, build_aids(game, out_root / game.id).path.name)
 
 
+def _worst_words(report: dict) -> str:
+    """The sample matches' furthest outlier, for the summary line (random bots: `cardgen balance`
+    looks at every level of play)."""
+    from cardgen.sim.balance import outliers
+
+    found = outliers(report)
+    if not found:
+        return "no deck outside its fair share"
+    o = found[0]
+    return (f"worst outlier {o['seat']} {100 * o['win_rate']:.0f}% "
+            f"(95% CI {100 * o['ci95'][0]:.0f}-{100 * o['ci95'][1]:.0f}%, fair {100 * o['fair']:.0f}%)")
+
+
 def _stage_matches(game: Game, out_root: Path, jobs: int | None, progress: bool) -> StageResult:
     from cardgen.engines import has_engine, load_engine
 
@@ -313,7 +326,8 @@ def _stage_matches(game: Game, out_root: Path, jobs: int | None, progress: bool)
     write_atomic(out / "simulation.html", format_html(report))
     conflicts = report["conflicts"]
     first = 100 * (report["first_player"]["win_rate"] or 0)
-    summary = f"{report['matches']} matches, first player wins {first:.0f}%, {len(conflicts)} rule conflicts"
+    summary = f"{report['matches']} matches, first player wins {first:.0f}%, {_worst_words(report)}, " \
+              f"{len(conflicts)} rule conflicts"
     sampled = sum(row.get("matches") is not None for row in report["variants"])
     if sampled:
         summary += f"; {sampled} variant{'s' if sampled > 1 else ''} sampled apart"

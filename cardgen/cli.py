@@ -30,6 +30,7 @@ from cardgen.cliargs import (
 )
 from cardgen.errors import ContentError, Issue, display_path, os_issue
 from cardgen.fsutil import write_user_file
+from cardgen.sim.balance import DEFAULT_LEVELS
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -251,6 +252,23 @@ def _parser() -> argparse.ArgumentParser:
     format_option(p)
     out_option(p)
     p.set_defaults(func=cmd_simulate)
+
+    p = sub.add_parser("balance", help="which deck or character is out of line, and by how much, at "
+                                       "each level of play (random, greedy and search bots)")
+    game_argument(p)
+    _decks_option(p, help="deck files to pit against each other, each pair in both seatings "
+                          "(checked first, as `cardgen validate` checks them)")
+    p.add_argument("--levels", default=",".join(DEFAULT_LEVELS), metavar="BOT,...",
+                   help="the levels of play, weakest first: at each, every seat is that bot (default: "
+                        f"{','.join(DEFAULT_LEVELS)})")
+    p.add_argument("--matches", type=at_least_one, default=400, metavar="N",
+                   help="matches at each level (default: 400)")
+    seed_option(p, help="the first match's seed at every level (match i plays seed+i)")
+    jobs_option(p)
+    _match_options(p)
+    format_option(p)
+    out_option(p)
+    p.set_defaults(func=cmd_balance)
 
     p = sub.add_parser("replay", help="print one sample match move by move")
     game_argument(p)
@@ -604,7 +622,7 @@ def _check_decks(game, deck_paths) -> None:
         raise ContentError(issues)
 
 
-def _bots(engine, spec: str) -> list[str]:
+def _bots(engine, spec: str, option: str = "--bots") -> list[str]:
     from cardgen.sim.bots import bot_names, bot_problem
 
     names = [b.strip() for b in spec.split(",") if b.strip()]
@@ -612,7 +630,7 @@ def _bots(engine, spec: str) -> list[str]:
     if not names:
         problems = [f"no bot in {spec!r}"]
     if problems:
-        raise ContentError([Issue(None, None, "--bots", f"{problem}; this game has "
+        raise ContentError([Issue(None, None, option, f"{problem}; this game has "
                                   f"{', '.join(bot_names(engine))} (search:N or search:Ts sets the "
                                   "search bot's playouts or seconds per move)") for problem in problems])
     engine.check_bots(names)
@@ -671,6 +689,35 @@ def cmd_simulate(args) -> int:
         print(format_text(report))
         print(f"\nreport: {display_path(out / 'simulation.html')}")
     return 1 if report["conflicts"] else 0
+
+
+def cmd_balance(args) -> int:
+    from cardgen.engines import load_engine
+    from cardgen.fsutil import write_atomic
+    from cardgen.model import load_game
+    from cardgen.sim.balance import format_text, sweep
+    from cardgen.sim.runner import card_pool, simulate_tally, static_conflicts
+
+    game = load_game(args.game)
+    engine = load_engine(game)
+    levels = _bots(engine, args.levels, "--levels")
+    match = _match_setup(engine, args)
+    if args.decks:
+        _check_decks(game, args.decks)
+    pool = card_pool(engine, args.decks, **match)
+
+    def simulate_level(bot: str):
+        if sys.stderr.isatty() and args.format == "text":
+            print(f"{bot}:", file=sys.stderr)
+        return simulate_tally(game, matches=args.matches, seed=args.seed, jobs=args.jobs, bots=[bot],
+                              decks=args.decks, progress=sys.stderr.isatty() and args.format == "text",
+                              engine=engine, **match)
+
+    result = sweep(game, simulate_level, levels, matches=args.matches, seed=args.seed,
+                   static=static_conflicts(engine), pool=pool, variants=match["variants"])
+    write_atomic(args.out / game.id / "balance.json", json.dumps(result, indent=2, ensure_ascii=False) + "\n")
+    print(json.dumps(result, indent=2, ensure_ascii=False) if args.format == "json" else format_text(result))
+    return 1 if any(row["conflicts"] for row in result["levels"]) else 0
 
 
 def cmd_replay(args) -> int:

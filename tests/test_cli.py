@@ -593,6 +593,8 @@ DIFFERENT_ON_PURPOSE = {
     ("--seed", "replay"): "the one match to replay: required",
     ("--seed", "simulate"): "the first of the matches' seeds",
     ("--decks", "replay"): "the decks to seat, not to pit against each other",
+    ("--seed", "balance"): "the first of each level's matches' seeds",
+    ("--matches", "balance"): "matches at each level of play, several levels a run",
 }
 
 
