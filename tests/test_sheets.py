@@ -190,9 +190,13 @@ def test_shared_cut_lines_have_no_gap_and_bleed_only_outside(marker, tmp_path):
     expected = expected_grid(LETTER)
     xs, ys = centres(expected)
     assert_rects(measured_cards(page, xs, ys), expected)
-    # between neighbours: the two white frames, no yellow bleed
+    # between neighbours: the two white frames, no yellow bleed (the cut guide runs on the line itself)
+    w_pt, h_pt = page.get_size()
     for x in (76.2, 139.7):
-        assert colour_at(page, x, ys[0])[2] > 200, "shared cut line: white, no bleed"
+        crop = ((x - 0.45) * PT, h_pt - (ys[0] + 5) * PT, w_pt - (x + 0.45) * PT, (ys[0] - 5) * PT)
+        strip = page.render(scale=1200 / 72, crop=crop).to_pil().convert("RGB")
+        assert not [c for _n, c in strip.getcolors(1 << 20) if c[0] > 200 and c[1] > 180 and c[2] < 80], \
+            "shared cut line: no yellow bleed between neighbours"
     # outside the block: yellow bleed (1/8 in fits in Letter's side margin)
     left = colour_at(page, 12.7 - 1.5, ys[1])
     assert left[0] > 200 and left[2] < 80, left
@@ -212,11 +216,10 @@ def test_gap_with_bleed_keeps_the_bleed_within_half_the_gap(marker, tmp_path):
     assert min(values[i - 3:i + 3]) > 150
 
 
-@pytest.mark.parametrize("paper,dims", [("letter", LETTER), ("a4", A4)])
-def test_crop_marks_extend_the_cut_lines_into_the_margin(marker, tmp_path, paper, dims):
-    path = build(marker, tmp_path, papers=(paper,))[paper]
+def test_crop_marks_extend_the_cut_lines_into_the_margin(marker, tmp_path):
+    path = build(marker, tmp_path, papers=("a4",))["a4"]
     page = pdfium.PdfDocument(path)[0]
-    expected = expected_grid(dims)
+    expected = expected_grid(A4)
     top = expected[0][1]
     values, k = luminance_line(page, "x", top - 2.5)        # through the top margin
     marks = [(a + b) / 2 for a, b in dark_runs(values, k, threshold=200) if b - a < 1]
@@ -224,6 +227,16 @@ def test_crop_marks_extend_the_cut_lines_into_the_margin(marker, tmp_path, paper
     assert len(marks) == len(cuts)
     for mark, cut in zip(marks, cuts, strict=True):
         assert abs(mark - cut) <= TOL
+
+
+@pytest.mark.parametrize("bleed", [False, True])
+def test_nothing_is_drawn_in_letters_unprintable_strip_above_the_cards(marker, tmp_path, bleed):
+    """Letter's margins above and below a poker grid are 6.35 mm: a crop mark there would fall in
+    the strip printers leave blank (up to 5 mm), so the cut lines are shown on the cards' edges."""
+    page = pdfium.PdfDocument(build(marker, tmp_path, papers=("letter",), bleed=bleed)["letter"])[0]
+    for y in (1.0, 3.0, 4.8):
+        values, k = luminance_line(page, "x", y)
+        assert not dark_runs(values, k, threshold=200), f"something drawn {y} mm from the top"
 
 
 @pytest.mark.parametrize("gap,bleed", [(0.0, False), (0.0, True), (3.0, True)])
@@ -243,9 +256,10 @@ def test_nothing_but_cards_inside_the_cards(tmp_path, gap, bleed, backs):
         if backs == "fold":
             slots += [imp.back_slot(i, "fold") for i in range(imp.per_page)]
         for s in slots:
-            # the card and the bleed it may have, shrunk by a pixel for anti-aliasing
-            box = (round((s.x - s.bleed[0]) * k) + 1, round((s.y - s.bleed[1]) * k) + 1,
-                   round((s.x + POKER[0] + s.bleed[2]) * k) - 1, round((s.y + POKER[1] + s.bleed[3]) * k) - 1)
+            # the card, shrunk by two pixels (0.34 mm) for anti-aliasing: the cut guides run on its
+            # edges and through its bleed, on the cut lines, and hairlines render a pixel wide
+            box = (round(s.x * k) + 2, round(s.y * k) + 2, round((s.x + POKER[0]) * k) - 2,
+                   round((s.y + POKER[1]) * k) - 2)
             low, _high = image.crop(box).getextrema()
             assert low > 245, f"{paper}: something drawn over the card at {s}"
         # and the margin is not empty: the marks and the notes are there
