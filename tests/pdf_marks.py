@@ -42,12 +42,14 @@ class Segment:
 
 @dataclass(frozen=True)
 class Placed:
-    """A card drawn on the page: its form's box (trim plus the form's bleed) in mm."""
+    """A card drawn on the page: its form's box (trim plus the form's bleed) in mm, and the clip
+    it is drawn through (trim plus the bleed that fits there), or None."""
 
     x0: float
     y0: float
     x1: float
     y1: float
+    clip: tuple[float, float, float, float] | None = None
 
     def trim(self, card_w: float, card_h: float) -> tuple[float, float, float, float]:
         bx = (self.x1 - self.x0 - card_w) / 2
@@ -67,8 +69,8 @@ def read_page(page: pypdf.PageObject) -> tuple[list[Segment], list[Placed], tupl
     w_pt, h_pt = float(page.mediabox.width), float(page.mediabox.height)
     content = ContentStream(page.get_contents(), page.pdf)
     forms = page["/Resources"].get("/XObject", {})
-    ctm, width, grey, stack = [1, 0, 0, 1, 0, 0], 1.0, 0.0, []
-    path, segments, placed = [], [], []
+    ctm, width, grey, clip, stack = [1, 0, 0, 1, 0, 0], 1.0, 0.0, None, []
+    path, rect, segments, placed = [], None, [], []
 
     def at(x, y):
         px = ctm[0] * x + ctm[2] * y + ctm[4]
@@ -78,9 +80,15 @@ def read_page(page: pypdf.PageObject) -> tuple[list[Segment], list[Placed], tupl
     for operands, op in content.operations:
         op = op.decode() if isinstance(op, bytes) else op
         if op == "q":
-            stack.append((ctm, width, grey))
+            stack.append((ctm, width, grey, clip))
         elif op == "Q":
-            ctm, width, grey = stack.pop()
+            ctm, width, grey, clip = stack.pop()
+        elif op == "re":
+            x, y, w, h = (float(v) for v in operands)
+            (ax, ay), (bx, by) = at(x, y), at(x + w, y + h)
+            rect = (min(ax, bx), min(ay, by), max(ax, bx), max(ay, by))
+        elif op in ("W", "W*"):
+            clip = rect
         elif op == "cm":
             ctm = _mul([float(v) for v in operands], ctm)
         elif op == "w":
@@ -102,7 +110,7 @@ def read_page(page: pypdf.PageObject) -> tuple[list[Segment], list[Placed], tupl
         elif op == "Do":
             box = [float(v) for v in forms[operands[0]].get_object()["/BBox"]]
             (ax, ay), (bx, by) = at(box[0], box[1]), at(box[2], box[3])
-            placed.append(Placed(min(ax, bx), min(ay, by), max(ax, bx), max(ay, by)))
+            placed.append(Placed(min(ax, bx), min(ay, by), max(ax, bx), max(ay, by), clip))
     return segments, placed, (w_pt / PT, h_pt / PT)
 
 

@@ -8,7 +8,7 @@ tested and reasoned about without a PDF. The PDF writer converts to points at th
   gap between neighbours.
 - Bleed is drawn where it fits: half the gap between neighbours (none on shared cut lines), and
   on the outer edges as much as the margin holds (NOTE_ROOM stays clear on the side that carries
-  the print-at-100% note and the rulers).
+  the print-at-100% note and the rulers), the same on opposite sides so that backs keep it.
 - Cut lines are drawn where a printer prints: no closer than PRINTABLE to any paper edge (home
   printers leave 4-5 mm unprinted, and the margins of Letter are 6.35 mm above and below the
   cards). Each cut line is drawn through the block of cards as a guide, on the line itself (it
@@ -106,8 +106,9 @@ class Imposition:
 
     def outer_bleed(self) -> tuple[float, float, float, float]:
         """Bleed on the outside edges of the block (left, top, right, bottom): as much as the margin
-        holds short of EDGE_CLEAR, and short of NOTE_ROOM on the side with the notes. Fold-over: the
-        faces' right edge faces the fold, so it gets half the gutter."""
+        holds short of EDGE_CLEAR, and short of NOTE_ROOM on the side with the notes. Opposite sides
+        get the same, so that a back (mirrored left-right or top-bottom) has its face's bleed.
+        Fold-over: the faces' right edge faces the fold, so it gets half the gutter."""
         if not self.bleed:
             return (0.0, 0.0, 0.0, 0.0)
         right = self.page_w - self.left - self.block_w
@@ -117,8 +118,8 @@ class Imposition:
                                     for side, m in (("left", self.left), ("top", self.top), ("right", right),
                                                     ("bottom", bottom)))
         if self.fold:
-            right = min(self.bleed, FOLD_GUTTER / 2)
-        return (left, top, right, bottom)
+            return (left, min(top, bottom), min(self.bleed, FOLD_GUTTER / 2), min(top, bottom))
+        return (min(left, right), min(top, bottom), min(left, right), min(top, bottom))
 
     def slot(self, index: int) -> Slot:
         """The face slot `index` (row by row, left to right) of a page."""
