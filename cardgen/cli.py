@@ -522,11 +522,21 @@ def cmd_render(args) -> int:
             status = 2
         if isinstance(result, ContentError):
             continue
+        _print_trim_warnings(game)
         drawn = len(result.written)
         rate = f", {drawn / result.seconds:.0f} cards/s" if drawn and result.seconds else ""
         print(f"{game.id}: {drawn} drawn, {result.skipped} unchanged in {result.seconds:.2f}s{rate} -> "
               f"{display_path(args.out / game.id)}/cards/")
     return status
+
+
+def _print_trim_warnings(game) -> None:
+    """render: lines and frames so close to the cut that a cutting error shows (a warning)."""
+    from cardgen.render.layout import load_layouts
+    from cardgen.render.trimlines import trim_warnings
+
+    for warning in trim_warnings(load_layouts(game)):
+        print(f"warning: {warning}", file=sys.stderr)
 
 
 def _bleed_options(p) -> None:
