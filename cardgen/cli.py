@@ -201,17 +201,18 @@ def _parser() -> argparse.ArgumentParser:
                         "fold (faces and backs side by side); none (default: duplex-long)")
     p.add_argument("--offset-x", type=float, default=0.0, metavar="MM",
                    help="move everything on the back pages right (negative: left), as the back page "
-                        "prints, to make up for your printer's drift (hold a test sheet to the light) "
-                        "(default: 0)")
+                        "prints, to make up for your printer's drift (hold a test sheet to the light); "
+                        "not with --backs fold (default: 0)")
     p.add_argument("--offset-y", type=float, default=0.0, metavar="MM",
-                   help="move everything on the back pages down (negative: up) (default: 0)")
+                   help="move everything on the back pages down (negative: up); not with --backs fold "
+                        "(default: 0)")
     cuts = p.add_mutually_exclusive_group()
     cuts.add_argument("--gap", type=float, default=0.0, metavar="MM",
                       help="space between cards (a wide gap can cost a row or column) (default: 0, "
                            "neighbours share cut lines)")
     cuts.add_argument("--shared-cuts", action="store_true",
                       help="neighbours share cut lines, whatever --gap says (default: on, unless --gap)")
-    flag(p, "--bleed", help="print the bleed around cards where it fits")
+    _bleed_options(p)
     flag(p, "--singles", help="also one page per card at trim + bleed, for print-on-demand shops")
     out_option(p)
     p.set_defaults(func=cmd_sheets)
@@ -539,6 +540,7 @@ def cmd_render(args) -> int:
             status = 2
         if isinstance(result, ContentError):
             continue
+        _print_trim_warnings(game)
         drawn = len(result.written)
         rate = f", {drawn / result.seconds:.0f} cards/s" if drawn and result.seconds else ""
         print(f"{game.id}: {drawn} drawn, {result.skipped} unchanged in {result.seconds:.2f}s{rate} -> "
@@ -546,15 +548,37 @@ def cmd_render(args) -> int:
     return status
 
 
+def _print_trim_warnings(game) -> None:
+    """render: lines and frames so close to the cut that a cutting error shows (a warning)."""
+    from cardgen.render.layout import load_layouts
+    from cardgen.render.trimlines import trim_warnings
+
+    for warning in trim_warnings(load_layouts(game)):
+        print(f"warning: {warning}", file=sys.stderr)
+
+
+def _bleed_options(p) -> None:
+    """sheets: bleed is printed where it fits unless --no-bleed; --bleed, which once turned it on,
+    is still accepted (hidden) so that old scripts keep working."""
+    flag(p, "--no-bleed", help="cut every card at the trim: no bleed around the cards (bleed is printed "
+                               "where the sheet has room)")
+    p.add_argument("--bleed", action="store_true", help=argparse.SUPPRESS)
+
+
 def cmd_sheets(args) -> int:
     from cardgen.sheets import SheetOptions, load_target, make_sheets_many
 
     if args.gap < 0:
         raise ContentError([Issue(None, None, "--gap", "expected 0 mm or more")])
+    if args.backs == "fold" and (args.offset_x or args.offset_y):
+        raise ContentError([Issue(None, None, "--offset-x/--offset-y",
+                                  "--backs fold prints each back beside its face on the same page, so "
+                                  "there is no back page to move: fold on the dashed line, or use "
+                                  "--backs duplex-long with the offsets")])
     targets = [load_target(ref) for ref in args.targets]
     papers = ("letter", "a4") if args.paper == "both" else (args.paper,)
     options = SheetOptions(papers, args.backs, (args.offset_x, args.offset_y), 0.0 if args.shared_cuts
-                           else args.gap, args.bleed, args.singles)
+                           else args.gap, not args.no_bleed, args.singles)
     status, printed = 0, False
     for result in make_sheets_many(targets, args.out, options):
         if isinstance(result, ContentError):

@@ -22,6 +22,7 @@ from cardgen.model import load_deck, load_game
 from cardgen.sheets import SheetOptions, make_sheets, print_list
 from cardgen.sheets.geometry import impose
 from tests.conftest import ROOT
+from tests.pdf_marks import read_page
 
 GUILD = ROOT / "tests" / "data" / "lantern-guild"
 PT = 72 / 25.4                      # points per mm
@@ -190,9 +191,13 @@ def test_shared_cut_lines_have_no_gap_and_bleed_only_outside(marker, tmp_path):
     expected = expected_grid(LETTER)
     xs, ys = centres(expected)
     assert_rects(measured_cards(page, xs, ys), expected)
-    # between neighbours: the two white frames, no yellow bleed
+    # between neighbours: the two white frames, no yellow bleed (the cut guide runs on the line itself)
+    w_pt, h_pt = page.get_size()
     for x in (76.2, 139.7):
-        assert colour_at(page, x, ys[0])[2] > 200, "shared cut line: white, no bleed"
+        crop = ((x - 0.45) * PT, h_pt - (ys[0] + 5) * PT, w_pt - (x + 0.45) * PT, (ys[0] - 5) * PT)
+        strip = page.render(scale=1200 / 72, crop=crop).to_pil().convert("RGB")
+        assert not [c for _n, c in strip.getcolors(1 << 20) if c[0] > 200 and c[1] > 180 and c[2] < 80], \
+            "shared cut line: no yellow bleed between neighbours"
     # outside the block: yellow bleed (1/8 in fits in Letter's side margin)
     left = colour_at(page, 12.7 - 1.5, ys[1])
     assert left[0] > 200 and left[2] < 80, left
@@ -212,11 +217,10 @@ def test_gap_with_bleed_keeps_the_bleed_within_half_the_gap(marker, tmp_path):
     assert min(values[i - 3:i + 3]) > 150
 
 
-@pytest.mark.parametrize("paper,dims", [("letter", LETTER), ("a4", A4)])
-def test_crop_marks_extend_the_cut_lines_into_the_margin(marker, tmp_path, paper, dims):
-    path = build(marker, tmp_path, papers=(paper,))[paper]
+def test_crop_marks_extend_the_cut_lines_into_the_margin(marker, tmp_path):
+    path = build(marker, tmp_path, papers=("a4",))["a4"]
     page = pdfium.PdfDocument(path)[0]
-    expected = expected_grid(dims)
+    expected = expected_grid(A4)
     top = expected[0][1]
     values, k = luminance_line(page, "x", top - 2.5)        # through the top margin
     marks = [(a + b) / 2 for a, b in dark_runs(values, k, threshold=200) if b - a < 1]
@@ -224,6 +228,16 @@ def test_crop_marks_extend_the_cut_lines_into_the_margin(marker, tmp_path, paper
     assert len(marks) == len(cuts)
     for mark, cut in zip(marks, cuts, strict=True):
         assert abs(mark - cut) <= TOL
+
+
+@pytest.mark.parametrize("bleed", [False, True])
+def test_nothing_is_drawn_in_letters_unprintable_strip_above_the_cards(marker, tmp_path, bleed):
+    """Letter's margins above and below a poker grid are 6.35 mm: a crop mark there would fall in
+    the strip printers leave blank (up to 5 mm), so the cut lines are shown on the cards' edges."""
+    page = pdfium.PdfDocument(build(marker, tmp_path, papers=("letter",), bleed=bleed)["letter"])[0]
+    for y in (1.0, 3.0, 4.8):
+        values, k = luminance_line(page, "x", y)
+        assert not dark_runs(values, k, threshold=200), f"something drawn {y} mm from the top"
 
 
 @pytest.mark.parametrize("gap,bleed", [(0.0, False), (0.0, True), (3.0, True)])
@@ -243,9 +257,10 @@ def test_nothing_but_cards_inside_the_cards(tmp_path, gap, bleed, backs):
         if backs == "fold":
             slots += [imp.back_slot(i, "fold") for i in range(imp.per_page)]
         for s in slots:
-            # the card and the bleed it may have, shrunk by a pixel for anti-aliasing
-            box = (round((s.x - s.bleed[0]) * k) + 1, round((s.y - s.bleed[1]) * k) + 1,
-                   round((s.x + POKER[0] + s.bleed[2]) * k) - 1, round((s.y + POKER[1] + s.bleed[3]) * k) - 1)
+            # the card, shrunk by two pixels (0.34 mm) for anti-aliasing: the cut guides run on its
+            # edges and through its bleed, on the cut lines, and hairlines render a pixel wide
+            box = (round(s.x * k) + 2, round(s.y * k) + 2, round((s.x + POKER[0]) * k) - 2,
+                   round((s.y + POKER[1]) * k) - 2)
             low, _high = image.crop(box).getextrema()
             assert low > 245, f"{paper}: something drawn over the card at {s}"
         # and the margin is not empty: the marks and the notes are there
@@ -256,10 +271,12 @@ def test_nothing_but_cards_inside_the_cards(tmp_path, gap, bleed, backs):
 
 @pytest.mark.parametrize("mode,offset", [("duplex-long", (0.0, 0.0)), ("duplex-short", (0.0, 0.0)),
                                          ("duplex-long", (1.5, -2.0)), ("duplex-short", (-3.0, 1.2))])
-def test_backs_are_mirrored_and_offsets_move_them(marker, tmp_path, mode, offset):
+@pytest.mark.parametrize("bleed", [False, True])
+def test_backs_are_mirrored_and_offsets_move_them(marker, tmp_path, mode, offset, bleed):
     """The set has 10 cards: sheet 2 holds only the fog bank, top left. Its back must be behind it:
-    top right after a long-edge flip, bottom left after a short-edge flip, moved by the offsets."""
-    path = build(marker, tmp_path, papers=("letter",), backs=mode, offset=offset)["letter"]
+    top right after a long-edge flip, bottom left after a short-edge flip, moved by the offsets.
+    With bleed, each back has its face's bleed, mirrored: the cut shows the same on both sides."""
+    path = build(marker, tmp_path, papers=("letter",), backs=mode, offset=offset, bleed=bleed)["letter"]
     pdf = pdfium.PdfDocument(path)
     assert len(pdf) == 4                               # face, back, face, back
     face_page, back_page = pdf[2], pdf[3]
@@ -287,6 +304,20 @@ def test_backs_are_mirrored_and_offsets_move_them(marker, tmp_path, mode, offset
     backs = [(a + offset[0], b + offset[1], c + offset[0], d + offset[1]) for a, b, c, d in backs]
     bxs, bys = centres(backs)
     assert_rects(measured_cards(pdf[1], bxs, bys), backs)
+    # the bleed each copy is drawn with (its clip in the content stream), face against back
+    reader = pypdf.PdfReader(path)
+    faces_drawn, backs_drawn = read_page(reader.pages[0])[1], read_page(reader.pages[1])[1]
+    assert len(faces_drawn) == len(backs_drawn) == 9
+    for face, back in zip(faces_drawn, backs_drawn, strict=True):
+        x0, y0, x1, y1 = face.clip
+        want = (pw - x1, y0, pw - x0, y1) if mode == "duplex-long" else (x0, ph - y1, x1, ph - y0)
+        want = (want[0] + offset[0], want[1] + offset[1], want[2] + offset[0], want[3] + offset[1])
+        assert back.clip == pytest.approx(want, abs=0.01)
+    # Letter has room for the full 1/8 in on the block's outer edges (none between neighbours)
+    corner, trim = faces_drawn[0].clip, faces_drawn[0].trim(*POKER)
+    outer = 3.175 if bleed else 0.0
+    grown = (trim[0] - corner[0], trim[1] - corner[1], corner[2] - trim[2])
+    assert grown == pytest.approx((outer, outer, 0.0), abs=0.01)
 
 
 def test_separate_back_pages_follow_the_faces(marker, tmp_path):
@@ -518,7 +549,7 @@ def test_laid_out_cards_are_cached_and_an_edit_is_picked_up(tmp_path, monkeypatc
     assert path.read_bytes().endswith(b"%unchanged"), "nothing changed: the file is left alone"
     again = make_sheets(load_game(folder), out, None, options, jobs=1, force=True)[0].read_bytes()
     assert laid_out == [] and again == first                  # from the cache, byte for byte
-    make_sheets(load_game(folder), out, None, SheetOptions(("letter",), bleed=True), jobs=1)
+    make_sheets(load_game(folder), out, None, SheetOptions(("letter",), bleed=False), jobs=1)
     assert path.read_bytes() != first                          # other options: written again
     cards = folder / "cards" / "lamplighters.yaml"
     cards.write_text(cards.read_text().replace("name: Wick Runner", "name: Wick Sprinter"))
@@ -640,3 +671,45 @@ def test_a_fighters_deck_prints_its_shared_moves_on_the_fighters_back():
     whole, _ = prepare(deck.game, None, jobs=1)       # the whole set: shared moves keep the default
     by_card = {face.name: back.name for face, back in zip(whole.faces, whole.backs, strict=True)}
     assert {by_card[name] for name in shared} == {"back: default"}
+
+
+@pytest.mark.parametrize("extra,outer", [([], 3.175), (["--no-bleed"], 0.0), (["--bleed"], 3.175)])
+def test_bleed_is_printed_by_default_where_it_fits(marker, tmp_path, extra, outer):
+    """`cardgen sheets` gives the cards the bleed the sheet has room for unless --no-bleed: 1/8 in
+    on Letter's outer edges (its BleedBox), none on shared cut lines."""
+    from cardgen.cli import main
+
+    assert main(["sheets", str(marker), "--paper", "letter", "--out", str(tmp_path)] + extra) == 0
+    page = pypdf.PdfReader(tmp_path / "lantern-guild" / "proxies-letter.pdf").pages[0]
+    trim = [float(v) / PT for v in page.trimbox]
+    bleed = [float(v) / PT for v in page.bleedbox]
+    grown = [t - b for t, b in zip(trim[:2], bleed[:2], strict=True)]
+    grown += [b - t for t, b in zip(trim[2:], bleed[2:], strict=True)]
+    assert grown == pytest.approx([outer] * 4, abs=0.01)
+
+
+@pytest.mark.parametrize("paper", ["letter", "a4"])
+@pytest.mark.parametrize("size", [(63.5, 88.9), (57.15, 88.9), (69.85, 120.65), (63.5, 63.5), (41.0, 63.0)])
+@pytest.mark.parametrize("gap", [0.0, 1.0, 3.0])
+@pytest.mark.parametrize("mode", ["duplex-long", "duplex-short", "separate", "fold"])
+def test_every_back_has_its_faces_bleed_mirrored(paper, size, gap, mode):
+    imp = impose(paper, *size, gap=gap, bleed=3.175, fold=mode == "fold")
+    for i in range(imp.per_page):
+        left, top, right, bottom = imp.slot(i).bleed
+        back = imp.back_slot(i, mode).bleed
+        want = (left, bottom, right, top) if mode == "duplex-short" else (right, top, left, bottom)
+        assert back == pytest.approx(want), f"{paper} {size} gap {gap}: slot {i}"
+
+
+@pytest.mark.parametrize("flags", [["--offset-x", "1"], ["--offset-y", "-0.5"]])
+def test_fold_mode_refuses_back_offsets(marker, tmp_path, capsys, flags):
+    """Fold-over prints each back beside its face: the offsets, which move back pages, used to be
+    dropped without a word."""
+    from cardgen.cli import main
+
+    status = main(["sheets", str(marker), "--backs", "fold", "--out", str(tmp_path)] + flags)
+    err = capsys.readouterr().err
+    assert status == 2 and "--offset-x/--offset-y" in err and "fold" in err and "Traceback" not in err
+    assert not (tmp_path / "lantern-guild").exists()
+    with pytest.raises(ValueError):
+        make_sheets(load_game(marker), tmp_path, None, SheetOptions(backs="fold", offset=(1.0, 0.0)))

@@ -35,7 +35,7 @@ class SheetOptions:
     backs: str = "duplex-long"        # duplex-long | duplex-short | separate | fold | none
     offset: tuple[float, float] = (0.0, 0.0)   # mm the back pages move: +x right, +y down
     gap: float = 0.0                  # mm between cards; 0 = shared cut lines
-    bleed: bool = False               # draw bleed where it fits
+    bleed: bool = True                # draw bleed where it fits (False: every card cut at the trim)
     singles: bool = False             # also one page per card at trim + bleed
 
 
@@ -55,6 +55,8 @@ def make_sheets(game: Game, out_dir: Path, deck: Deck | None = None,
 
     if options.backs not in BACK_MODES:
         raise ValueError(f"unknown backs mode {options.backs!r}")
+    if options.backs == "fold" and options.offset != (0.0, 0.0):
+        raise ValueError("fold-over sheets have no back pages for the offsets to move")
     out_dir = Path(out_dir)
     if layouts is None:
         layouts = load_layouts(game)

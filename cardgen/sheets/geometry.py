@@ -6,9 +6,15 @@ tested and reasoned about without a PDF. The PDF writer converts to points at th
 - The grid is as many cards as fit inside MIN_MARGIN on each side (3 x 3 poker on Letter and A4),
   centred on the page, portrait. With `gap` 0 the cards share cut lines; otherwise there is a
   gap between neighbours.
-- Bleed is drawn only where it fits: half the gap between neighbours (none on shared cut lines),
-  and on the outer edges as much as leaves MARK_ROOM of margin for the crop marks (NOTE_ROOM on
-  the side that carries the print-at-100% note and the rulers).
+- Bleed is drawn where it fits: half the gap between neighbours (none on shared cut lines), and
+  on the outer edges as much as the margin holds (NOTE_ROOM stays clear on the side that carries
+  the print-at-100% note and the rulers), the same on opposite sides so that backs keep it.
+- Cut lines are drawn where a printer prints: no closer than PRINTABLE to any paper edge (home
+  printers leave 4-5 mm unprinted, and the margins of Letter are 6.35 mm above and below the
+  cards). Each cut line is drawn through the block of cards as a guide, on the line itself (it
+  runs along card edges and through bleed, never over a card's face, and the cut takes it away),
+  so neighbours of one colour still show where to cut; crop marks carry it out into the margin
+  where the margin has printable room for them.
 - Backs: long-edge duplex mirrors the page left-right (the columns), short-edge duplex mirrors it
   top-bottom (the rows); calibration offsets then move the whole back page by (dx, dy).
 - Fold-over: faces fill the left half of the page and their backs the mirror image in the right
@@ -21,11 +27,12 @@ import math
 from dataclasses import dataclass
 
 PAPERS = {"letter": (215.9, 279.4), "a4": (210.0, 297.0)}   # portrait width x height, mm
-MIN_MARGIN = 5.0      # kept clear on every side: the printer's unprintable strip and the crop marks
-MARK_ROOM = 3.0       # outer bleed gives way so that crop marks keep at least this much margin
-NOTE_ROOM = 7.0       # ... and the margin with the notes keeps this much (two lines and a ruler)
+MIN_MARGIN = 5.0      # kept clear on every side: the printer's unprintable strip
+PRINTABLE = 5.0       # marks and notes keep this far from the paper's edges, where printers print
 MARK_GAP = 1.0        # crop marks start this far outside the trim (or the bleed)
 MARK_LEN = 5.0
+MIN_MARK = 2.0        # a crop mark shorter than this is left out (the guide still shows the line)
+NOTE_ROOM = PRINTABLE + MARK_GAP + 3.5   # the margin with the notes keeps one printable line and a ruler
 EDGE_CLEAR = 0.5      # nothing is drawn closer than this to the paper's edge
 FOLD_GUTTER = 4.0     # fold-over: space between a face and its back (the fold runs in the middle)
 CUT_CLEAR = 1.5       # margin notes keep this far from the line of a crop mark
@@ -43,14 +50,16 @@ class Slot:
 
 @dataclass(frozen=True)
 class Band:
-    """A strip of margin for notes: `side` of the card block ("bottom" or "left"), `depth` mm from
-    the paper's edge (less EDGE_CLEAR) to just short of the cards. `free` lists the stretches along
-    it (x for the bottom, y for the left) between crop-mark lines, where a note may go.
+    """A strip of margin for notes: `side` of the card block ("bottom" or "left"), starting `base` mm
+    from the paper's edge (PRINTABLE where the margin has room, else EDGE_CLEAR) and `depth` mm deep,
+    to just short of the cards. `free` lists the stretches along it (x for the bottom, y for the
+    left) between crop-mark lines, where a note may go.
     """
 
     side: str
     depth: float
     free: tuple[tuple[float, float], ...]
+    base: float = EDGE_CLEAR
 
 
 @dataclass(frozen=True)
@@ -96,20 +105,21 @@ class Imposition:
         return "bottom" if self.page_h - self.top - self.block_h >= self.left else "left"
 
     def outer_bleed(self) -> tuple[float, float, float, float]:
-        """Bleed on the outside edges of the block (left, top, right, bottom): as much as leaves
-        MARK_ROOM of margin for the crop marks, NOTE_ROOM on the side with the notes. Fold-over: the
-        faces' right edge faces the fold, so it gets half the gutter."""
+        """Bleed on the outside edges of the block (left, top, right, bottom): as much as the margin
+        holds short of EDGE_CLEAR, and short of NOTE_ROOM on the side with the notes. Opposite sides
+        get the same, so that a back (mirrored left-right or top-bottom) has its face's bleed.
+        Fold-over: the faces' right edge faces the fold, so it gets half the gutter."""
         if not self.bleed:
             return (0.0, 0.0, 0.0, 0.0)
         right = self.page_w - self.left - self.block_w
         bottom = self.page_h - self.top - self.block_h
         note = self.note_side
-        left, top, right, bottom = (max(0.0, min(self.bleed, m - (NOTE_ROOM if side == note else MARK_ROOM)))
+        left, top, right, bottom = (max(0.0, min(self.bleed, m - (NOTE_ROOM if side == note else EDGE_CLEAR)))
                                     for side, m in (("left", self.left), ("top", self.top), ("right", right),
                                                     ("bottom", bottom)))
         if self.fold:
-            right = min(self.bleed, FOLD_GUTTER / 2)
-        return (left, top, right, bottom)
+            return (left, min(top, bottom), min(self.bleed, FOLD_GUTTER / 2), min(top, bottom))
+        return (min(left, right), min(top, bottom), min(left, right), min(top, bottom))
 
     def slot(self, index: int) -> Slot:
         """The face slot `index` (row by row, left to right) of a page."""
@@ -152,33 +162,51 @@ class Imposition:
         ys = sorted({round(v, 4) for s in slots for v in (s.y, s.y + self.card_h)})
         return xs, ys
 
-    def crop_marks(self, slots: list[Slot]) -> list[tuple[float, float, float, float]]:
-        """Crop-mark segments (x1, y1, x2, y2) in the margins around these slots, outside every card
-        and its bleed: each cut line is carried out into the paper's margin on both ends."""
+    def _extent(self, slots: list[Slot]) -> tuple[float, float, float, float]:
+        """The block these slots cover, bleed included: x0, y0, x1, y1."""
+        return (min(s.x - s.bleed[0] for s in slots), min(s.y - s.bleed[1] for s in slots),
+                max(s.x + self.card_w + s.bleed[2] for s in slots),
+                max(s.y + self.card_h + s.bleed[3] for s in slots))
+
+    def _printable(self, x1: float, y1: float, x2: float, y2: float, least: float):
+        """The part of an upright segment no closer than PRINTABLE to the paper's edges, or None
+        when that is shorter than `least`."""
+        lo_x, hi_x = PRINTABLE, self.page_w - PRINTABLE
+        lo_y, hi_y = PRINTABLE, self.page_h - PRINTABLE
+        if x1 == x2:
+            if not lo_x <= x1 <= hi_x:
+                return None
+            y1, y2 = sorted((y1, y2))
+            y1, y2 = max(y1, lo_y), min(y2, hi_y)
+            return (x1, y1, x2, y2) if y2 - y1 >= least else None
+        if not lo_y <= y1 <= hi_y:
+            return None
+        x1, x2 = sorted((x1, x2))
+        x1, x2 = max(x1, lo_x), min(x2, hi_x)
+        return (x1, y1, x2, y2) if x2 - x1 >= least else None
+
+    def cut_guides(self, slots: list[Slot]) -> list[tuple[float, float, float, float]]:
+        """Each cut line through the block (x1, y1, x2, y2): along card edges and through bleed and
+        gutters, never across a card (every cut line of a grid is a column or row boundary)."""
         if not slots:
             return []
         xs, ys = self.cut_lines(slots)
-        x0 = min(s.x - s.bleed[0] for s in slots)
-        x1 = max(s.x + self.card_w + s.bleed[2] for s in slots)
-        y0 = min(s.y - s.bleed[1] for s in slots)
-        y1 = max(s.y + self.card_h + s.bleed[3] for s in slots)
-        marks = []
+        x0, y0, x1, y1 = self._extent(slots)
+        lines = [(x, y0, x, y1) for x in xs] + [(x0, y, x1, y) for y in ys]
+        return [seg for seg in (self._printable(*line, 0.3) for line in lines) if seg]
 
-        def run(start: float, direction: int, limit: float):
-            a = start + direction * MARK_GAP
-            b = a + direction * MARK_LEN
-            b = max(b, limit) if direction < 0 else min(b, limit)
-            return (a, b) if (b - a) * direction > 0.3 else None
-
-        for x in xs:
-            for seg in (run(y0, -1, EDGE_CLEAR), run(y1, 1, self.page_h - EDGE_CLEAR)):
-                if seg:
-                    marks.append((x, seg[0], x, seg[1]))
-        for y in ys:
-            for seg in (run(x0, -1, EDGE_CLEAR), run(x1, 1, self.page_w - EDGE_CLEAR)):
-                if seg:
-                    marks.append((seg[0], y, seg[1], y))
-        return marks
+    def crop_marks(self, slots: list[Slot]) -> list[tuple[float, float, float, float]]:
+        """Crop-mark segments (x1, y1, x2, y2) in the margins around these slots, outside every card
+        and its bleed: each cut line carried out into the margin, where at least MIN_MARK of it
+        falls where printers print."""
+        if not slots:
+            return []
+        xs, ys = self.cut_lines(slots)
+        x0, y0, x1, y1 = self._extent(slots)
+        near, far = MARK_GAP, MARK_GAP + MARK_LEN
+        lines = [(x, y0 - far, x, y0 - near) for x in xs] + [(x, y1 + near, x, y1 + far) for x in xs]
+        lines += [(x0 - far, y, x0 - near, y) for y in ys] + [(x1 + near, y, x1 + far, y) for y in ys]
+        return [seg for seg in (self._printable(*line, MIN_MARK) for line in lines) if seg]
 
     def note_band(self, slots: list[Slot], fold_x: float | None = None) -> Band | None:
         """The margin strip for the print-at-100% note and the rulers: the wider of the bottom and
@@ -186,18 +214,18 @@ class Imposition:
         if not slots:
             return None
         xs, ys = self.cut_lines(slots)
-        x0 = min(s.x - s.bleed[0] for s in slots)
-        y1 = max(s.y + self.card_h + s.bleed[3] for s in slots)
-        bottom = self.page_h - y1 - MARK_GAP - EDGE_CLEAR
-        left = x0 - MARK_GAP - EDGE_CLEAR
+        x0, _y0, _x1, y1 = self._extent(slots)
+        bottom = self.page_h - y1 - MARK_GAP
+        left = x0 - MARK_GAP
         if bottom >= left:
-            side, depth, cuts, length = "bottom", bottom, xs + ([fold_x] if fold_x else []), self.page_w
+            side, margin, cuts, length = "bottom", bottom, xs + ([fold_x] if fold_x else []), self.page_w
         else:
-            side, depth, cuts, length = "left", left, ys, self.page_h
-        edges = [EDGE_CLEAR + 2.0] + [v for c in sorted(cuts) for v in (c - CUT_CLEAR, c + CUT_CLEAR)] \
-            + [length - EDGE_CLEAR - 2.0]
+            side, margin, cuts, length = "left", left, ys, self.page_h
+        base = PRINTABLE if margin - PRINTABLE > 2.5 else EDGE_CLEAR
+        edges = [base + 2.0] + [v for c in sorted(cuts) for v in (c - CUT_CLEAR, c + CUT_CLEAR)] \
+            + [length - base - 2.0]
         free = tuple((a, b) for a, b in zip(edges[::2], edges[1::2], strict=True) if b - a > 4.0)
-        return Band(side, depth, free) if depth > 2.5 else None
+        return Band(side, margin - base, free, base) if margin - base > 2.5 else None
 
 
 def impose(paper: str, card_w: float, card_h: float, *, gap: float = 0.0, bleed: float = 0.0,

@@ -17,7 +17,9 @@ from cardgen.render.paint_pdf import MM, draw_face, prepare_reportlab, register_
 from cardgen.sheets.geometry import EDGE_CLEAR, Imposition, Slot
 
 INK = (0.0, 0.0, 0.0)
-MARK_WIDTH = 0.3            # points: hairline crop marks
+PAPER = (1.0, 1.0, 1.0)
+MARK_WIDTH = 0.3            # points: hairline crop marks and cut guides
+GUIDE_DASH = (1.5 * MM, 1.0 * MM)   # the guides' black dashes, on a white line: seen on any colour
 NOTE_FAMILY = "Barlow Condensed"
 MODE_HINTS = {
     "duplex-long": "double-sided: flip on the long edge",
@@ -212,13 +214,19 @@ def _page_boxes(canvas, imp: Imposition, slots: list[Slot]) -> None:
 
 
 def _crop_marks(canvas, imp: Imposition, slots: list[Slot]) -> None:
+    """The cut guides through the block (a white line under black dashes, so that they show on
+    dark and light cards alike) and the crop marks in the margin (black)."""
     canvas.saveState()
-    canvas.setStrokeColorRGB(*INK)
     canvas.setLineWidth(MARK_WIDTH)
     canvas.setLineCap(0)
     h = imp.page_h
-    for x1, y1, x2, y2 in imp.crop_marks(slots):
-        canvas.line(x1 * MM, (h - y1) * MM, x2 * MM, (h - y2) * MM)
+    guides = imp.cut_guides(slots)
+    for colour, dash, segments in ((PAPER, None, guides), (INK, GUIDE_DASH, guides),
+                                   (INK, None, imp.crop_marks(slots))):
+        canvas.setStrokeColorRGB(*colour)
+        canvas.setDash(*dash) if dash else canvas.setDash()
+        for x1, y1, x2, y2 in segments:
+            canvas.line(x1 * MM, (h - y1) * MM, x2 * MM, (h - y2) * MM)
     canvas.restoreState()
 
 
@@ -248,9 +256,9 @@ class _Notes:
         c = self.canvas
         c.saveState()
         if band.side == "bottom":
-            c.translate(0, EDGE_CLEAR * MM)
+            c.translate(0, band.base * MM)
         else:
-            c.translate(EDGE_CLEAR * MM, imp.page_h * MM)
+            c.translate(band.base * MM, imp.page_h * MM)
             c.rotate(-90)
         depth = band.depth
         two_lines = depth >= 5.5
