@@ -4,7 +4,8 @@
 A picture is a PNG, JPEG, WebP (GIF, BMP, TIFF too) or an SVG drawing, known by its content
 whatever its name ends in; SVG is checked and drawn by cardgen.render.svg. A file that is not a
 picture cardgen can draw is an ArtError whose words fit `file: message`: text saved as .png, an
-empty or cut-short file, an SVG that refers outside itself, a picture too large to decode safely. The layout checks every picture when it places it, so the card that shows a broken one
+empty or cut-short file, an SVG that refers outside itself, a picture too large to decode
+safely. The layout checks every picture when it places it, so the card that shows a broken one
 fails with its name and the others are drawn.
 """
 
