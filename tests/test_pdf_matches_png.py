@@ -81,16 +81,22 @@ def pictures():
 
 @pytest.mark.parametrize("spot", list(SPOTS))
 def test_the_pdf_shows_the_colour_the_png_shows(pictures, spot):
+    expected = _same_colour_at(pictures, SPOTS[spot], spot, 12)
+    assert expected != (255, 255, 255), f"{spot}: the swatch is not under this spot in the PNG"
+
+
+def _same_colour_at(pictures, spot_mm, spot: str, tolerance: int):
+    """The PNG's colour at a spot (mm from the trim corner), checked against each PDF copy's."""
     png, pdf_pages = pictures
-    x, y = SPOTS[spot]
+    x, y = spot_mm
     k = DPI / 25.4
     at = (round((x + 3.0) * k), round((y + 3.0) * k))
     expected = png.getpixel(at)
-    assert expected != (255, 255, 255), f"{spot}: the swatch is not under this spot in the PNG"
     for page, pdf in enumerate(pdf_pages, 1):
         found = pdf.getpixel(at)
-        assert all(abs(a - b) <= 12 for a, b in zip(expected, found, strict=True)), (
+        assert all(abs(a - b) <= tolerance for a, b in zip(expected, found, strict=True)), (
             f"{spot} (copy {page}): PNG has {expected}, PDF has {found}")
+    return expected
 
 
 # -- SVG art and inline icons: drawn by resvg in the PNG, as vector shapes by svglib in the PDF ----
@@ -137,15 +143,7 @@ SVG_SPOTS = {
 
 @pytest.mark.parametrize("spot", list(SVG_SPOTS))
 def test_svg_art_and_icons_show_the_same_in_the_pdf_as_in_the_png(svg_pictures, spot):
-    png, pdf_pages = svg_pictures
-    x, y = SVG_SPOTS[spot]
-    k = DPI / 25.4
-    at = (round((x + 3.0) * k), round((y + 3.0) * k))
-    expected = png.getpixel(at)
-    for page, pdf in enumerate(pdf_pages, 1):
-        found = pdf.getpixel(at)
-        assert all(abs(a - b) <= 16 for a, b in zip(expected, found, strict=True)), (
-            f"{spot} (copy {page}): PNG has {expected}, PDF has {found}")
+    _same_colour_at(svg_pictures, SVG_SPOTS[spot], spot, 16)
 
 
 def test_svg_art_as_a_whole_differs_little_between_pdf_and_png(svg_pictures):
