@@ -85,7 +85,8 @@ def face_key(layouts, card, extra: str = "") -> str:
             common.update(code_digest(*DRAWING_CODE).encode())
             common.update(layouts.source.encode())
             game = layouts.game         # (a layout may print any of game.yaml: its name, its tables)
-            common.update(json.dumps([game.meta, game.tables, game.icons, game.keywords, layouts.bleed],
+            common.update(json.dumps([game.meta, game.tables, game.icons, game.keywords, layouts.bleed,
+                                      {k: [v.image, v.colour] for k, v in game.icon_images.items()}],
                                      sort_keys=True, default=str).encode())
         digest = common.copy()
         if card is not None:
@@ -110,7 +111,17 @@ def _files_of(layouts, card, extra: str) -> list[str]:
         elements = layouts.reference.get(name, [])
     else:
         elements = []
-    return sorted(files_used(layouts, elements, card))
+    return sorted(files_used(layouts, elements, card) | _icon_files(layouts, card))
+
+
+def _icon_files(layouts, card) -> set[str]:
+    """The picture icons a face may draw: those whose name its card's fields or the layouts
+    write (as {name} in text, or an `icon:` element's name)."""
+    icons = layouts.game.icon_images
+    if not icons:
+        return set()
+    text = layouts.source + (json.dumps(card.fields, default=str) if card is not None else "")
+    return {str(layouts.game.folder / icon.image) for name, icon in icons.items() if name in text}
 
 
 def prints_key(layouts, wanted, *options) -> str:

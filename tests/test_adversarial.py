@@ -133,12 +133,36 @@ def _cut_short(path: Path) -> None:
     path.write_bytes(path.read_bytes()[:200])
 
 
-SVG = '<?xml version="1.0"?>\n<svg xmlns="http://www.w3.org/2000/svg" width="9" height="9"/>\n'
+def _svg(body: str, head: str = "") -> str:
+    return (f'<?xml version="1.0"?>\n{head}<svg xmlns="http://www.w3.org/2000/svg" '
+            f'xmlns:xlink="http://www.w3.org/1999/xlink" width="90" height="90">{body}</svg>\n')
+
+
+_LAUGHS = "".join(f'<g id="l{i}"><use href="#l{i - 1}"/><use href="#l{i - 1}"/><use href="#l{i - 1}"/>'
+                  f'<use href="#l{i - 1}"/></g>' for i in range(1, 12))
 BROKEN_ART = {      # how to break art/wolf.png, and what the error then says about it
     "text": (lambda p: p.write_text("a note, not a picture\n"), "is not a picture (it holds text)"),
     "cut short": (_cut_short, "is damaged or cut short (image file is truncated)"),
     "empty": (lambda p: p.write_bytes(b""), "is empty (0 bytes)"),
-    "svg": (lambda p: p.write_text(SVG), "is an SVG drawing: cardgen does not draw SVG art yet"),
+    # a stranger's SVG (saved as .png: known by its content) may fetch, read or expand nothing
+    "svg: a file": (lambda p: p.write_text(_svg('<image href="/etc/passwd" width="9" height="9"/>')),
+                    "line 2: <image> refers to '/etc/passwd' outside the drawing"),
+    "svg: the network": (lambda p: p.write_text(_svg('<image xlink:href="http://example.com/a.png"/>')),
+                         "line 2: <image> refers to 'http://example.com/a.png' outside the drawing"),
+    "svg: a css url": (lambda p: p.write_text(_svg('<rect width="9" height="9" style="fill:url(x.svg#p)"/>')),
+                       "line 2: style= url(x.svg#p) refers outside the drawing"),
+    "svg: @import": (lambda p: p.write_text(_svg('<style>@import "https://example.com/a.css";</style>')),
+                     "line 2: <style> imports a style sheet"),
+    "svg: entities": (lambda p: p.write_text(_svg(
+        "<text>&x;</text>", '<!DOCTYPE svg [<!ENTITY x SYSTEM "file:///etc/passwd">]>\n')),
+                      "declares a DTD"),
+    "svg: billion uses": (lambda p: p.write_text(_svg('<rect id="l0" width="1" height="1"/>' + _LAUGHS)),
+                          "expands to more than 200,000 elements through <use>"),
+    "svg: use loop": (lambda p: p.write_text(_svg('<g id="a"><use href="#a"/></g>')),
+                      "line 2: a <use> copies itself"),
+    "svg: no size": (lambda p: p.write_text(_svg("").replace(' width="90" height="90"', "")),
+                     "has no size: give the <svg> a viewBox"),
+    "svg: malformed": (lambda p: p.write_text(_svg("<rect>")), "is not a well-formed SVG drawing (line 2"),
     "folder": (lambda p: p.mkdir(), "is a folder, not a picture"),
     "pipe": (lambda p: os.mkfifo(p), "is not a regular file"),
     "bomb": (lambda p: p.write_bytes(_png_of_size(10_000, 10_000)),

@@ -90,6 +90,33 @@ def test_a_new_art_file_redraws_the_card_that_shows_it_in_every_output(isles, tm
         assert abs(jpg.getpixel((jpg.width // 2, jpg.height // 3))[0] - 200) < 12
 
 
+def _svg(path: Path, colour: str) -> None:
+    path.write_text(f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 120 100">'
+                    f'<rect width="120" height="100" fill="{colour}"/></svg>')
+
+
+def test_a_changed_svg_redraws_exactly_the_card_that_shows_it(isles, tmp_path):
+    text = (isles / "layouts.yaml").read_text()
+    (isles / "layouts.yaml").write_text(text.replace('slug }}.png"', 'slug }}.svg"'))
+    _svg(isles / "art" / "wolf.svg", "#784a3c")
+    _svg(isles / "art" / "heron.svg", "#3c5aa0")
+    out_root = tmp_path / "out"
+    _build(isles, out_root)
+    out = out_root / "painted-isles"
+    before = _state(out)
+    sheet_before = _sheet_pixels(out / "proxies-letter.pdf")
+
+    _svg(isles / "art" / "wolf.svg", "#c81e1e")
+    assert _build(isles, out_root)["cards"] == "1 drawn, 4 unchanged"
+    after = _state(out)
+    assert {"cards/wolf.png", "site/img/wolf.jpg", "proxies-letter.pdf"} <= _changed(before, after)
+    for untouched in ("cards/heron.png", "cards/tide-call.png", "site/img/heron.jpg"):
+        assert after[untouched] == before[untouched], untouched
+    assert _sheet_pixels(out / "proxies-letter.pdf") != sheet_before
+    with Image.open(out / "cards" / "wolf.png") as png:
+        assert png.getpixel((png.width // 2, png.height // 3))[:3] == (200, 30, 30)
+
+
 def test_a_changed_font_redraws_the_cards_set_in_it_and_no_other(isles, tmp_path):
     out_root = tmp_path / "out"
     _build(isles, out_root)

@@ -146,6 +146,15 @@ def test_stages_show_cost_name_stars_and_effect(game, faces):
         assert f"{f['set_number']:03d}/100" in text
 
 
+def test_stages_with_a_drawing_in_art_show_it_and_the_others_their_placeholder(game, faces):
+    """content/amiibart/art/*.svg: the bundled SVG art, drawn end to end (issue 23)."""
+    from cardgen.render.display import Picture
+
+    drawn = {card.name for card in cards_of(game, "stage")
+             if any(isinstance(i, Picture) and i.path.endswith(".svg") for i in faces[card.name].items)}
+    assert drawn == {"Moonlit Rooftops", "Fire Pit Arena", "Overgrown Courtyard"}
+
+
 def test_powers_show_slot_mode_and_cost_of_active_ones(game, faces):
     powers = cards_of(game, "power")
     assert {p.fields["mode"] for p in powers} == {"passive", "active"}

@@ -75,7 +75,7 @@ def load_deck(path: Path, games: dict[Path, Game] | None = None) -> Deck:
     game = _load_deck_game(game_ref, path, raw, games)
 
     ctx = CheckContext(issues, {n: c.type for n, c in game.cards.items()}, set(game.keywords),
-                       set(game.icons))
+                       game.icon_names)
     field_problems: list[Problem] = []
     ctx.on_unknown_card = lambda line, where, msg: field_problems.append(
         Problem("unknown-card", f"{where}: {msg}", line))

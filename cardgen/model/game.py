@@ -87,6 +87,15 @@ class Variant:
                 f"{': ' + self.why if self.why else ''}")
 
 
+@dataclass(frozen=True)
+class IconImage:
+    """An icon of game.yaml drawn from a picture (PNG, SVG...) instead of font characters."""
+
+    image: str                  # its file, from the game folder
+    colour: str | None = None   # None: the text's colour; "original": its own; else a colour
+    line: int | None = None     # in game.yaml, for errors about the file
+
+
 @dataclass
 class Game:
     id: str
@@ -105,6 +114,12 @@ class Game:
     rulings: list[Ruling] = field(default_factory=list)
     variants: dict[str, Variant] = field(default_factory=dict)
     list_separator: str = DEFAULT_LIST_SEPARATOR     # between a list's items in a spreadsheet cell
+    icon_images: dict[str, IconImage] = field(default_factory=dict)   # `icons:` drawn from pictures
+
+    @property
+    def icon_names(self) -> set[str]:
+        """Every {name} card text may use: font icons and picture icons."""
+        return set(self.icons) | set(self.icon_images)
 
     def variant_problem(self, name: str, also: tuple[str, ...] = ()) -> str | None:
         """Why `name` cannot be asked for (`--variant`, a deck's `variants:`), or None. `also`: the

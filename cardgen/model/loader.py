@@ -30,7 +30,16 @@ from cardgen.model.fields import (
     show,
     value_shape,
 )
-from cardgen.model.game import DEFAULT_LIST_SEPARATOR, Card, CardType, DeckCheck, Game, Ruling, Variant
+from cardgen.model.game import (
+    DEFAULT_LIST_SEPARATOR,
+    Card,
+    CardType,
+    DeckCheck,
+    Game,
+    IconImage,
+    Ruling,
+    Variant,
+)
 from cardgen.model.sheetcards import cards_in_tables
 from cardgen.model.sheetfile import is_sheet_file, read_tables
 from cardgen.paths import resolve_game_folder
@@ -62,7 +71,12 @@ GAME_FIELDS: dict[str, Spec] = {
             f"letters, digits, spaces, brackets or quotes (default {DEFAULT_LIST_SEPARATOR}).")},
         doc="How cards in spreadsheets (cards/*.csv, .xlsx, .ods) are read."),
     **{key: StrSpec(doc=hook.doc) for key, hook in HOOKS.items()},
-    "icons": MapSpec(StrSpec(max_length=4), doc="Icon name -> the symbol drawn for {name}."),
+    "icons": MapSpec(OneOfSpec([StrSpec(max_length=4), RecordSpec({
+        "image": StrSpec(doc="A PNG, SVG, JPEG or WebP file in the game folder, drawn inline."),
+        "colour": StrSpec(doc="`original` keeps the picture's own colours; a colour (#rrggbb or "
+                              "layouts.yaml's) tints it; default: the text's colour.")}, ["image"])]),
+        doc="Icon name -> what {name} draws: up to 4 characters of the icon font, or a small "
+            "picture ({image: icons/mana.svg}) set at the text's size on its baseline."),
     "keywords": MapSpec(_text, doc="Keyword -> reminder text."),
     "fields": AnySpec(),
     "card_types": AnySpec(),
@@ -167,10 +181,12 @@ class GameLoader:
         return Game(
             id=str(raw.get("id", self.folder.name)), name=str(raw.get("name", self.folder.name)),
             folder=self.folder, meta=meta,
-            icons=dict(raw.get("icons") or {}), keywords=dict(raw.get("keywords") or {}),
+            icons={k: v for k, v in (raw.get("icons") or {}).items() if isinstance(v, str)},
+            keywords=dict(raw.get("keywords") or {}),
             card_types=card_types, cards={}, deck_fields=deck_fields, deck_checks=deck_checks,
             tables=raw.get("tables") or {}, hooks=hooks, rulings=rulings, variants=variants,
             list_separator=separator if isinstance(separator, str) else DEFAULT_LIST_SEPARATOR,
+            icon_images=_icon_images(raw.get("icons")),
         )
 
     def _rulings(self, raw, issues: IssueList) -> list[Ruling]:
@@ -398,7 +414,7 @@ class GameLoader:
 
         for path, raw in raw_cards:
             issues = IssueList(path)
-            ctx = CheckContext(issues, names, set(game.keywords), set(game.icons))
+            ctx = CheckContext(issues, names, set(game.keywords), game.icon_names)
             self._check_card(raw, game, ctx)
             self.issues.extend(issues.issues)
             card = cards.get(raw.get("name"))
@@ -520,3 +536,12 @@ def _checked_field_problem(kind: str, name: str, types, card_types: dict[str, Ca
 
 def _stripped(value) -> str | None:
     return value.strip() if isinstance(value, str) else None
+
+
+def _icon_images(icons) -> dict[str, IconImage]:
+    """game.yaml's picture icons ({image: ..., colour: ...}), checked already."""
+    if not isinstance(icons, dict):
+        return {}
+    return {name: IconImage(str(v["image"]), None if v.get("colour") is None else str(v["colour"]),
+                            line_of(v, icons.line_of(name) if isinstance(icons, LineDict) else None))
+            for name, v in icons.items() if isinstance(v, dict) and isinstance(v.get("image"), str)}

@@ -1,8 +1,10 @@
 """Card art: the picture files `image:` elements draw, read like every other file of a game folder
 (a regular file, its size checked before it is read) and decoded at most once per card.
 
-A file that is not a picture cardgen can draw is an ArtError whose words fit `file: message`:
-text saved as .png, an empty or cut-short file, an SVG drawing, a picture too large to decode
+A picture is a PNG, JPEG, WebP (GIF, BMP, TIFF too) or an SVG drawing, known by its content
+whatever its name ends in; SVG is checked and drawn by cardgen.render.svg. A file that is not a
+picture cardgen can draw is an ArtError whose words fit `file: message`: text saved as .png, an
+empty or cut-short file, an SVG that refers outside itself, a picture too large to decode
 safely. The layout checks every picture when it places it, so the card that shows a broken one
 fails with its name and the others are drawn.
 """
@@ -30,12 +32,35 @@ class ArtError(Exception):
 def check_art(path: str) -> None:
     """Raise ArtError unless `path` is a picture cardgen can draw (decoding it: a cut-short file
     is found only then). The picture stays decoded for the painter that draws it next."""
-    load_art(path)
+    if load_svg(path) is None:
+        load_art(path)
+
+
+@lru_cache(maxsize=64)      # (a few drawings: art and the game's inline icons)
+def load_svg(path: str):
+    """The SVG drawing at `path`, checked (cardgen.render.svg.CleanSvg), or None when the file is
+    not SVG. Raises ArtError."""
+    from cardgen.render.svg import SvgError, clean_svg, looks_like_svg
+
+    filecache.seen(path)
+    data = _read(path)
+    if not looks_like_svg(data):
+        return None
+    try:
+        return clean_svg(data)
+    except SvgError as exc:
+        raise ArtError(str(exc)) from None
+
+
+def art_size(path: str) -> tuple[float, float]:
+    """A picture's width and height (pixels; an SVG's in CSS px), for its shape. Raises ArtError."""
+    svg = load_svg(path)
+    return (svg.width, svg.height) if svg is not None else load_art(path).size
 
 
 @lru_cache(maxsize=2)       # the card being drawn: its layout checks the picture, its painter draws it
 def load_art(path: str):
-    """The picture at `path`, decoded, as RGBA. Raises ArtError."""
+    """The raster picture at `path`, decoded, as RGBA. Raises ArtError."""
     filecache.seen(path)
     data = _read(path)
     image = _open(data)
@@ -58,6 +83,18 @@ def strict_decoding():
         yield
     finally:
         ImageFile.LOAD_TRUNCATED_IMAGES = lenient
+
+
+def tinted(img, colour):
+    """The picture's silhouette in one colour: its alpha (times the colour's) as the mask."""
+    from PIL import Image, ImageChops
+
+    alpha = img.getchannel("A")
+    if colour[3] != 255:
+        alpha = ImageChops.multiply(alpha, Image.new("L", img.size, colour[3]))
+    out = Image.new("RGBA", img.size, tuple(colour[:3]) + (0,))
+    out.putalpha(alpha)
+    return out
 
 
 def art_bytes(path: str) -> bytes:
@@ -107,12 +144,8 @@ def _too_large(size: str = "") -> str:
 
 
 def _not_a_picture(data: bytes) -> str:
-    head = data[:1024].lstrip(b"\xef\xbb\xbf \t\r\n").lower()
-    if head.startswith((b"<?xml", b"<svg", b"<!doctype svg")) or b"<svg" in head:
-        return ("is an SVG drawing: cardgen does not draw SVG art yet; export it as PNG (at 300 dpi "
-                "for the size it is printed)")
     kind = " (it holds text)" if _is_text(data[:1024]) else ""
-    return f"is not a picture{kind}: art is a PNG, JPEG, GIF, BMP, TIFF or WebP file"
+    return f"is not a picture{kind}: art is a PNG, JPEG, WebP, SVG, GIF, BMP or TIFF file"
 
 
 def _is_text(head: bytes) -> bool:
@@ -130,3 +163,4 @@ def _words(exc: Exception) -> str:
 
 
 filecache.on_change(load_art.cache_clear)
+filecache.on_change(load_svg.cache_clear)

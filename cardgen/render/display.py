@@ -73,6 +73,9 @@ class Picture:
     h: float
     path: str
     fit: str = "cover"   # cover: fill the box, cropping; contain: fit inside it
+    # None: the picture's own colours; a colour: its silhouette (alpha) in that colour (an inline
+    # icon tinted like its text)
+    tint: Colour | None = None
 
 
 Item = Rect | Ellipse | Polygon | Line | Run | Picture

@@ -18,10 +18,10 @@ from cardgen.errors import ContentError, Issue, IssueList, did_you_mean
 from cardgen.filenames import file_stem, slug, taken_by
 from cardgen.model import Card, Game
 from cardgen.render import fallback, filecache, limits
-from cardgen.render.art import ArtError, check_art
+from cardgen.render.art import ArtError, art_size, check_art
 from cardgen.render.display import Colour, Ellipse, Face, Line, Picture, Polygon, Rect, Run
 from cardgen.render.fonts import ICON_FAMILY, PT_TO_MM, VARIANTS, FontBook, glyph_bounds, load_face
-from cardgen.render.text import MissingGlyph, Overflow, Style, fit_text, measure
+from cardgen.render.text import InlineImage, MissingGlyph, Overflow, Style, fit_text, measure
 from cardgen.yamlio import LineDict, LineList, parse_yaml, read_yaml_text
 
 CARD_SIZES = {  # trim sizes in mm
@@ -102,6 +102,8 @@ class Layouts:
     # The items of elements with no template in them, by (element id, offset): the same on every
     # card, so each is laid out once per process and the items are shared by every face.
     fixed: dict = field(default_factory=dict, repr=False)
+    # what {name} draws in text: game.yaml's font icons (characters) and picture icons (InlineImage)
+    text_icons: dict = field(default_factory=dict, repr=False)
 
 
 # -- loading -------------------------------------------------------------------------------------
@@ -147,7 +149,40 @@ def load_layouts(game: Game) -> Layouts:
     _check_elements(layouts, issues)
     issues.issues = list(dict.fromkeys(issues.issues))    # a template used by two types: said once
     issues.raise_if_any()
+    layouts.text_icons = {**game.icons, **_picture_icons(layouts)}
     return layouts
+
+
+def _picture_icons(layouts: Layouts) -> dict[str, InlineImage]:
+    """game.yaml's picture icons, each file checked (a problem is game.yaml's, at the icon's line)."""
+    game = layouts.game
+    issues = IssueList(game.folder / "game.yaml")
+    root = game.folder.resolve()
+    out = {}
+    for name, icon in game.icon_images.items():
+        where = f"icons.{name}"
+        path = (game.folder / icon.image).resolve()
+        if not path.is_relative_to(root):
+            issues.add(icon.line, where, f"image {icon.image!r} is outside the game folder")
+            continue
+        try:
+            check_art(str(path))
+            width, height = art_size(str(path))
+        except ArtError as exc:
+            missing = not path.exists() and not path.is_symlink()
+            issues.add(icon.line, where, f"no image file {icon.image!r} in {game.folder}" if missing
+                       else f"{icon.image} {exc}")
+            continue
+        own = icon.colour == "original"
+        colour = None if own or icon.colour is None else (
+            layouts.colours.get(icon.colour) or parse_colour(icon.colour))
+        if not own and icon.colour is not None and colour is None:
+            issues.add(icon.line, f"{where}.colour", f"unknown colour {icon.colour!r} (`original`, "
+                       f"#rrggbb or one of layouts.yaml's{did_you_mean(icon.colour, layouts.colours)})")
+            continue
+        out[name] = InlineImage(str(path), width / height, own, colour)
+    issues.raise_if_any()
+    return out
 
 
 def _card_geometry(card, game: Game, issues: IssueList, raw):
@@ -956,16 +991,16 @@ def _draw_text(text, right, box, style: Style, ctx: Context, out, where, field_n
             from dataclasses import replace
 
             right_style = replace(style, align="right", valign="top", min_size=style.size)
-            right_runs = fit_text(right, box, right_style, layouts.book, game.icons, [])
+            right_runs = fit_text(right, box, right_style, layouts.book, layouts.text_icons, [])
             taken = (x + w) - min(r.x for r in right_runs) + 1.0
-            runs = fit_text(text, (x, y, w - taken, h), style, layouts.book, game.icons, list(game.keywords))
-            first_baseline = min(r.y for r in runs)
-            shift = first_baseline - min(r.y for r in right_runs)
+            runs = fit_text(text, (x, y, w - taken, h), style, layouts.book, layouts.text_icons,
+                            list(game.keywords))
+            shift = _first_baseline(runs) - _first_baseline(right_runs)
             for r in right_runs:
                 r.y += shift
             out.extend(runs + right_runs)
         else:
-            out.extend(fit_text(text, box, style, layouts.book, game.icons, list(game.keywords)))
+            out.extend(fit_text(text, box, style, layouts.book, layouts.text_icons, list(game.keywords)))
     except Overflow as exc:
         raise LayoutError(ctx.card, field_name,
                           f"text does not fit its box at the minimum size {style.min_size}pt "
@@ -1018,7 +1053,8 @@ def _flow(el, ctx, out, where, offset):
             size = max(style.min_size, style.size * scale)
             body, right = text.split("\x00")
             width = w - (_right_width(right, style, size, layouts) if right else 0.0)
-            height, ok = measure(body, width, style, layouts.book, game.icons, list(game.keywords), size)
+            height, ok = measure(body, width, style, layouts.book, layouts.text_icons, list(game.keywords),
+                                 size)
             fits = fits and ok
             heights.append(height + 0.2)
         total = sum(heights) + gap * (len(blocks) - 1)
@@ -1047,13 +1083,17 @@ def _right_width(text: str, style: Style, size: float, layouts: Layouts) -> floa
     """How wide a `right:` text is drawn (markup and icons included), plus a small gap."""
     from dataclasses import replace
 
-    game = layouts.game
     runs = fit_text(text, (0.0, 0.0, 1000.0, 1000.0), replace(style, size=size, min_size=size, align="left"),
-                    layouts.book, game.icons, [])
+                    layouts.book, layouts.text_icons, [])
     if not runs:
         return 0.0
-    end = max(r.x + load_face(r.font).width_mm(r.text, r.size) for r in runs)
+    end = max(r.x + (load_face(r.font).width_mm(r.text, r.size) if isinstance(r, Run) else r.w) for r in runs)
     return end - min(r.x for r in runs) + 1.0
+
+
+def _first_baseline(runs) -> float:
+    """The first line's baseline (a picture icon stands on it: its bottom)."""
+    return min(r.y if isinstance(r, Run) else r.y + r.h for r in runs)
 
 
 def _icon(el, ctx, out, where, offset):
@@ -1061,11 +1101,18 @@ def _icon(el, ctx, out, where, offset):
     name = ctx.text(el["icon"])
     if not name:
         return
-    symbol = layouts.game.icons.get(name, name)
     x, y, w, h = _box(ctx, el["at"], where, offset)
     count = int(_setting(el, "repeat", 1, ctx, where)) if "repeat" in el else 1
     step = ctx.value(el.get("step", [w, 0]))
     colour = ctx.colour(el.get("colour", "#000000"), where)
+    steps = [(ctx.number(step[0], where, limits.POSITION, "step") * n,
+              ctx.number(step[1], where, limits.POSITION, "step") * n) for n in range(count)]
+    picture = layouts.text_icons.get(name)
+    if isinstance(picture, InlineImage):            # a picture icon fills its box, tinted by `colour`
+        tint = None if picture.own_colours else colour
+        out.extend(Picture(x + dx, y + dy, w, h, picture.path, "contain", tint) for dx, dy in steps)
+        return
+    symbol = layouts.game.icons.get(name, name)
     face = layouts.book.icon_face(bool(el.get("bold")))
     for char in symbol:
         if not face.has(char):
@@ -1079,10 +1126,7 @@ def _icon(el, ctx, out, where, offset):
     # Centre the ink, not the advance box: symbols sit unevenly in their advance.
     left = x + w / 2 - (xmin + xmax) / 2 * k
     baseline = y + h / 2 + (ymax + ymin) / 2 * k
-    for n in range(count):
-        dx = ctx.number(step[0], where, limits.POSITION, "step") * n
-        dy = ctx.number(step[1], where, limits.POSITION, "step") * n
-        out.append(Run(left + dx, baseline + dy, symbol, face.path, face.name, size, colour))
+    out.extend(Run(left + dx, baseline + dy, symbol, face.path, face.name, size, colour) for dx, dy in steps)
 
 
 def _image(el, ctx, out, where, offset):

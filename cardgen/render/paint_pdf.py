@@ -5,7 +5,7 @@ from __future__ import annotations
 import io
 
 from cardgen.render import fallback, filecache
-from cardgen.render.art import art_bytes
+from cardgen.render.art import art_bytes, load_art, load_svg, tinted
 from cardgen.render.display import Ellipse, Face, Line, Picture, Polygon, Rect, Run
 
 MM = 72 / 25.4   # points per millimetre
@@ -34,34 +34,46 @@ def _missing(pdfdoc, *names: str) -> str | None:
 
 
 def _forms_keep_transparency() -> None:
-    """ReportLab (5.1) records a form's transparency states but leaves them out of the form's
-    resources, so translucent colours drawn inside a form (the proxy sheets draw each card once as
-    a form) come out opaque. Give forms the same ExtGState resources a page gets.
+    """ReportLab (5.1) records a form's transparency states and gradients (shadings) but leaves
+    them out of the form's resources, so translucent colours drawn inside a form (the proxy sheets
+    draw each card once as a form) come out opaque, and an SVG's gradients black. Give forms the
+    same ExtGState and Shading resources a page gets (Canvas.endForm hands the form its shadings).
     (docs/upstream/reportlab-form-transparency.md: the report for ReportLab.)"""
     pdfdoc = _pdfdoc()
     missing = _missing(pdfdoc, "PDFFormXObject.format", "PDFResourceDictionary.basicFonts",
-                       "PDFResourceDictionary.allProcs")
+                       "PDFResourceDictionary.allProcs", "PDFResourceDictionary.setShading")
     if missing:
         fallback.notice("ReportLab", missing)
         return
     if getattr(pdfdoc.PDFFormXObject, "_cardgen_extgstate", False):
         return
-    original = pdfdoc.PDFFormXObject.format
+    from reportlab.pdfgen.canvas import Canvas
+
+    original, end_form = pdfdoc.PDFFormXObject.format, Canvas.endForm
 
     def format(self, document):
-        if not self.Resources and getattr(self, "ExtGState", None):
+        shadings = getattr(self, "_cardgen_shadings", None)
+        if not self.Resources and (getattr(self, "ExtGState", None) or shadings):
             resources = pdfdoc.PDFResourceDictionary()
             resources.basicFonts()
             if self.hasImages:
                 resources.allProcs()
             if self.XObjects:
                 resources.XObject = self.XObjects
-            resources.ExtGState = self.ExtGState
+            if getattr(self, "ExtGState", None):
+                resources.ExtGState = self.ExtGState
+            if shadings:
+                resources.setShading(shadings)
             self.Resources = resources
         return original(self, document)
 
+    def endForm(self, **extra):
+        extra.setdefault("_cardgen_shadings", dict(getattr(self, "_shadingUsed", None) or {}))
+        return end_form(self, **extra)
+
     pdfdoc.PDFFormXObject.format = format
     pdfdoc.PDFFormXObject._cardgen_extgstate = True
+    Canvas.endForm = endForm
 
 
 def _deflate_fast() -> None:
@@ -362,14 +374,14 @@ def draw_face(canvas, face: Face, left: float, top: float, clip: str = "bleed") 
 
 
 def _draw_picture(canvas, item: Picture, left: float, bottom: float) -> None:
-    """Like the PNG painter: `contain` fits the image inside the box, `cover` fills it and crops."""
-    from reportlab.lib.utils import ImageReader
-
-    reader = _IMAGES.get(item.path)
-    if reader is None:
+    """Like the PNG painter: `contain` fits the image inside the box, `cover` fills it and crops.
+    An SVG is drawn as vector shapes; a tinted picture as its silhouette in the tint colour."""
+    drawn = _IMAGES.get((item.path, item.tint))
+    if drawn is None:
         filecache.seen(item.path)
-        reader = _IMAGES[item.path] = ImageReader(io.BytesIO(art_bytes(item.path)))
-    iw, ih = reader.getSize()
+        drawn = _IMAGES[item.path, item.tint] = _readable(item)
+    vector = not hasattr(drawn, "getSize")
+    iw, ih = (drawn.width, drawn.height) if vector else drawn.getSize()
     bw, bh = item.w * MM, item.h * MM
     scale = (max if item.fit == "cover" else min)(bw / iw, bh / ih)
     w, h = iw * scale, ih * scale
@@ -378,5 +390,31 @@ def _draw_picture(canvas, item: Picture, left: float, bottom: float) -> None:
         path = canvas.beginPath()
         path.rect(left, bottom, bw, bh)
         canvas.clipPath(path, stroke=0, fill=0)
-    canvas.drawImage(reader, left + (bw - w) / 2, bottom + (bh - h) / 2, w, h, mask="auto")
+    x, y = left + (bw - w) / 2, bottom + (bh - h) / 2
+    if not vector:
+        canvas.drawImage(drawn, x, y, w, h, mask="auto")
+    else:
+        from reportlab.graphics import renderPDF
+
+        canvas.translate(x, y)
+        canvas.scale(scale, scale)
+        renderPDF.draw(drawn, canvas, 0, 0, showBoundary=False)
     canvas.restoreState()
+
+
+def _readable(item: Picture):
+    """What ReportLab draws for a picture: an ImageReader (raster; JPEG kept as it is), or a
+    Drawing of vector shapes (SVG)."""
+    from reportlab.lib.utils import ImageReader
+
+    svg = load_svg(item.path)
+    if svg is not None:
+        from cardgen.render.svg import drawing, tint_drawing
+
+        shapes = drawing(svg)
+        if item.tint is not None:
+            tint_drawing(shapes, item.tint)
+        return shapes
+    if item.tint is not None:
+        return ImageReader(tinted(load_art(item.path), item.tint))
+    return ImageReader(io.BytesIO(art_bytes(item.path)))

@@ -7,7 +7,7 @@ import zlib
 from functools import lru_cache
 
 from cardgen.render import fallback, filecache
-from cardgen.render.art import load_art
+from cardgen.render.art import load_art, load_svg, tinted
 from cardgen.render.deflate import PNG_LEVEL, deflater
 from cardgen.render.display import Ellipse, Face, Line, Picture, Polygon, Rect, Run
 from cardgen.render.fonts import load_face
@@ -25,13 +25,31 @@ def _font(path: str, px: float):
 
 
 @bounded_cache(32 << 20, image_bytes)    # (a full-bleed picture is as big as a background)
-def _picture(path: str, w: int, h: int, fit: str):
+def _picture(path: str, w: int, h: int, fit: str, tint=None):
     from PIL import Image, ImageOps
 
-    img = load_art(path)        # (the layout checked it: decoded already)
-    if fit == "contain":
-        return ImageOps.contain(img, (w, h), Image.LANCZOS)
-    return ImageOps.fit(img, (w, h), Image.LANCZOS)
+    svg = load_svg(path)        # (the layout checked it: read already)
+    if svg is not None:
+        img = _svg_picture(svg, w, h, fit)
+    elif fit == "contain":
+        img = ImageOps.contain(load_art(path), (w, h), Image.LANCZOS)
+    else:
+        img = ImageOps.fit(load_art(path), (w, h), Image.LANCZOS)
+    return img if tint is None else tinted(img, tint)
+
+
+def _svg_picture(svg, w: int, h: int, fit: str):
+    """An SVG rasterised at the size it is shown (no resampling): scaled to fit inside the box
+    (`contain`) or to fill it, the overflow cropped evenly (`cover`), as the PDF draws it."""
+    scale = (max if fit == "cover" else min)(w / svg.width, h / svg.height)
+    sw, sh = max(1, round(svg.width * scale)), max(1, round(svg.height * scale))
+    from cardgen.render.svg import rasterise
+
+    img = rasterise(svg, sw, sh)
+    if fit == "cover" and (sw, sh) != (w, h):
+        left, top = (sw - w) // 2, (sh - h) // 2
+        img = img.crop((left, top, left + w, top + h))
+    return img
 
 
 # Cards of one type share their background (frame, panels, colour by element): the items
@@ -151,7 +169,8 @@ def _paint_items(image, items, k: float, b: float) -> None:
                          width=max(1, round(item.stroke_width * k)) if item.stroke else 0)
         elif isinstance(item, Picture):
             x0, y0 = px(item.x, item.y)
-            picture = _picture(item.path, max(1, round(item.w * k)), max(1, round(item.h * k)), item.fit)
+            picture = _picture(item.path, max(1, round(item.w * k)), max(1, round(item.h * k)), item.fit,
+                               item.tint)
             offset = (round(x0 + (item.w * k - picture.width) / 2),
                       round(y0 + (item.h * k - picture.height) / 2))
             image.paste(picture, offset, picture)

@@ -1,17 +1,19 @@
 """Rich text: markup, inline icons, keyword emphasis, line breaking and fitting to a box.
 
-Markup: **bold**, *italic*, {icon} (an icon of game.yaml, drawn from the icon font), a blank
-line or "\\n" for a new line. Fitting shrinks the size in quarter points from the style's size
-down to its minimum; text that still does not fit is an overflow, never a clip.
+Markup: **bold**, *italic*, {icon} (an icon of game.yaml, drawn from the icon font, or a small
+picture set on the baseline: InlineImage), a blank line or "\\n" for a new line. Fitting shrinks
+the size in quarter points from the style's size down to its minimum; text that still does not fit
+is an overflow, never a clip.
 """
 
 from __future__ import annotations
 
 import re
+from copy import copy
 from dataclasses import dataclass
 
 from cardgen.render import filecache
-from cardgen.render.display import Colour, Run
+from cardgen.render.display import Colour, Picture, Run
 from cardgen.render.fonts import PT_TO_MM, Face, FontBook
 
 MARKUP = re.compile(r"(\*\*|\*|\{[A-Za-z0-9_-]+\}|\n)")
@@ -36,12 +38,28 @@ class Style:
     paragraph_gap: float = 0.35  # extra space between paragraphs, in lines
 
 
+# A picture icon is this tall (in em of the text around it), its bottom on the baseline: a little
+# above the capitals, and clear of the line above at the usual leading (1.15).
+INLINE_HEIGHT = 0.8
+
+
+@dataclass(frozen=True)
+class InlineImage:
+    """A picture drawn for {name} in text (game.yaml `icons: {name: {image: ...}}`)."""
+
+    path: str                           # the file, resolved
+    aspect: float                       # width / height
+    own_colours: bool = False           # drawn in its own colours, not tinted
+    colour: Colour | None = None        # tinted in this colour, not the text's
+
+
 @dataclass
 class Span:
     text: str
     bold: bool
     italic: bool
     icon: bool = False
+    image: InlineImage | None = None
 
 
 class Overflow(Exception):
@@ -71,6 +89,8 @@ def parse(text: str, style: Style, icons: dict[str, str], keywords: list[str]) -
             italic = not italic
         elif token == "\n":
             paragraphs.append([])
+        elif token.startswith("{") and isinstance(icons.get(token[1:-1]), InlineImage):
+            paragraphs[-1].append(Span("", bold, italic, icon=True, image=icons[token[1:-1]]))
         elif token.startswith("{") and token[1:-1] in icons:
             paragraphs[-1].append(Span(icons[token[1:-1]], bold, italic, icon=True))
         else:
@@ -113,6 +133,7 @@ class Piece:
     text: str
     face: Face
     em: float
+    image: InlineImage | None = None     # a picture icon, `em` wide (no text)
 
 
 def _pieces(span: Span, book: FontBook, family: str) -> list[Piece]:
@@ -165,6 +186,9 @@ def _words(paragraph: list[Span], book: FontBook, style: Style) -> Paragraph:
                     words.append([])
                 continue
             words[-1].extend(_pieces(Span(chunk, span.bold, span.italic, span.icon), book, style.font))
+        if span.image is not None:      # (its own piece, joined to the text beside it as a font icon is)
+            words[-1].append(Piece("", book.face(style.font, style.bold, style.italic),
+                                   INLINE_HEIGHT * span.image.aspect, span.image))
     return Paragraph([w for w in words if w], book.face(style.font, style.bold, style.italic).em(" "))
 
 
@@ -189,7 +213,7 @@ def _break(paragraph: Paragraph, size: float, width: float):
 
 
 def fit_text(text: str, box: tuple[float, float, float, float], style: Style, book: FontBook,
-             icons: dict[str, str], keywords: list[str]) -> list[Run]:
+             icons: dict[str, str | InlineImage], keywords: list[str]) -> list[Run | Picture]:
     """Lay out text in the box at the largest size from style.size down to style.min_size."""
     # Labels, stat lines and shared rules text repeat card after card in the same box: each is
     # fitted once. Callers move the runs they get (right-hand texts are shifted), so they get copies.
@@ -206,7 +230,7 @@ def fit_text(text: str, box: tuple[float, float, float, float], style: Style, bo
     result = cached[1]
     if isinstance(result, Overflow):
         raise result
-    return [Run(r.x, r.y, r.text, r.font, r.font_name, r.size, r.colour) for r in result]
+    return [copy(r) for r in result]
 
 
 _FITTED: dict = {}
@@ -281,17 +305,29 @@ def _try(paragraphs, box, style: Style, book: FontBook, size: float):
             if j:
                 cursor += space
             for piece in word:
-                runs.append(Run(cursor, baseline, piece.text, piece.face.path, piece.face.name, size,
-                                style.colour))
+                if piece.image is not None:
+                    runs.append(_inline_picture(piece, cursor, baseline, size, style.colour))
+                else:
+                    runs.append(Run(cursor, baseline, piece.text, piece.face.path, piece.face.name, size,
+                                    style.colour))
                 cursor += piece.em * size * PT_TO_MM
     return _merge(runs)
 
 
-def _merge(runs: list[Run]) -> list[Run]:
+def _inline_picture(piece: Piece, x: float, baseline: float, size: float, text_colour: Colour) -> Picture:
+    """A picture icon at the text's size, standing on the baseline, tinted like the text unless
+    the icon says otherwise."""
+    image = piece.image
+    height = INLINE_HEIGHT * size * PT_TO_MM
+    tint = None if image.own_colours else image.colour or text_colour
+    return Picture(x, baseline - height, piece.em * size * PT_TO_MM, height, image.path, "contain", tint)
+
+
+def _merge(runs: list) -> list:
     """Join neighbouring runs of the same face on one baseline (fewer draw calls, same result)."""
-    out: list[Run] = []
+    out: list = []
     for run in runs:
-        if out:
+        if out and isinstance(run, Run) and isinstance(out[-1], Run):
             last = out[-1]
             if (last.font == run.font and last.y == run.y and last.size == run.size
                     and last.colour == run.colour):
