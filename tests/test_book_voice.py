@@ -80,3 +80,26 @@ def test_the_components_list_says_what_a_number_counts(ref):
     for row in components_data(load_game(ref)):
         for label, _count in row["breakdown"]:
             assert not label.strip().isdigit(), (row["label"], row["breakdown"])
+
+
+@pytest.mark.parametrize("ref", bundled_game_ids())
+def test_the_glossary_points_to_the_keyword_reference_instead_of_repeating_it(ref):
+    game = load_game(ref)
+    book = assemble(game)
+    blocks = [b for c in book.chapters for b in c.blocks]
+    glossary = [n for b in blocks if b.name == "glossary" for n in b.nodes]
+    if not glossary or not any(b.name == "keywords" for b in blocks):
+        pytest.skip("no glossary beside a keyword reference")
+    texts = {str(item["text"]) for node in glossary for item in node["items"]}
+    keyword_rules = {str(item["text"]) for b in blocks if b.name == "keywords"
+                     for node in b.nodes for item in node["items"]}
+    assert not texts & keyword_rules
+
+
+def test_amiibart_aid_lists_only_the_elements_its_cards_use():
+    from cardgen.publish.aid import aid_sections
+
+    game = load_game("amiibart")
+    section = next(s for s in aid_sections(game)[0] if s.title == "Element icons")
+    used = {card.get("element") for card in game.cards.values()} - {None}
+    assert len(section.nodes[0]["rows"]) == len(used) == 10

@@ -115,16 +115,21 @@ def components(game: Game, arg: str | None = None) -> list[dict]:
 
 # ---- glossary ----------------------------------------------------------------------------------
 
-def glossary(game: Game, arg: str | None = None) -> list[dict]:
-    """Keywords, card types, card fields and the game's own terms, A to Z."""
+def glossary(game: Game, arg: str | None = None, keywords_printed: bool = False) -> list[dict]:
+    """Keywords, card types, card fields and the game's own terms, A to Z. When the book prints
+    the keyword reference, a keyword's entry points there instead of repeating its rule."""
     entries: dict[str, dict] = {}
 
     def add(term, text, meta):
         key = str(term).lower()
         if key not in entries and text:
-            entries[key] = {"term": str(term), "text": rich(text, game.icons), "meta": meta}
+            entries[key] = {"term": str(term), "text": rich(text, game.icons) if isinstance(text, str)
+                            else text, "meta": meta}
 
     for name, text in game.keywords.items():
+        if keywords_printed:
+            text = Markup('Its rule is under <a class="see" href="#{}">{}</a> in the keyword '
+                          'reference.').format(keywords.keyword_id(name), name)
         add(name, text, "keyword")
     for card_type in game.card_types.values():
         add(card_type.label, card_type.doc, "card type")
