@@ -215,3 +215,20 @@ def test_a_game_without_rules_gets_a_book_from_game_yaml(books, bare_guild):
                       "Quick reference"]
     text = flat(" ".join(page_texts(path)))
     assert game.meta["summary"] in text
+
+
+def short_hyphen_fragments(texts: list[str]) -> list[str]:
+    """Words broken at a line end leaving fewer than 4 letters on either line."""
+    found = []
+    for text in texts:
+        text = text.replace("\r\n", "\n").replace("\ufffe", "\u2010")
+        for m in re.finditer(r"(\w+)\u2010\n(\w+)", text):
+            if len(m.group(1)) < 4 or len(m.group(2)) < 4:
+                found.append(f"{m.group(1)}-{m.group(2)}")
+    return found
+
+
+@pytest.mark.parametrize("ref", ["adapt", "amfibido"])
+def test_no_hyphenation_leaves_a_short_fragment(books, ref):
+    _, path, _ = books(ref)
+    assert short_hyphen_fragments(page_texts(path)) == []

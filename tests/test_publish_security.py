@@ -190,7 +190,8 @@ def test_unknown_table_value_names_file_and_line(guild, tmp_path):
 @pytest.mark.parametrize("game_id, plant", [
     # a player-count table value (A.D.A.P.T.) and an element name (Amiibart): free-form tables
     ("adapt", lambda t, bad: t["experience"]["per_turn_by_players"].update({2: bad})),
-    ("amiibart", lambda t, bad: t["element_icons"].update({bad: "fire"})),
+    # (the aid lists the elements the cards use: the planted value is a used element's icon)
+    ("amiibart", lambda t, bad: t["element_icons"].update({"Fire": bad})),
 ])
 def test_player_aids_escape_every_table_value(game_id, plant):
     """Issue 20, item 2: the aids printed some table values as raw HTML."""

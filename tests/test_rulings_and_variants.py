@@ -13,7 +13,7 @@ import pytest
 from cardgen.engines import load_engine
 from cardgen.errors import ContentError
 from cardgen.model import load_game
-from cardgen.publish.sections import rulings, variants
+from cardgen.publish.sections import colophon, rulings, variants
 from tests.conftest import ROOT
 
 TIDE = ROOT / "tests" / "data" / "tide-runners"
@@ -133,7 +133,9 @@ def test_the_rulebook_prints_rulings_with_citations_and_variants_as_optional_rul
     lead, listed = variants(game)
     assert "agree to it" in str(lead["text"])
     (item,) = listed["items"]
-    assert item["title"] == "The long race" and "--variant long-race" in item["meta"]
+    # the book speaks to players: the --variant name is in the colophon only (issue 25)
+    assert item["title"] == "The long race" and item["meta"] == "Optional rule of the rulebook"
+    assert "--variant long-race" in " ".join(str(i) for i in colophon(game)["items"])
 
 
 # -- deck advice: severity ---------------------------------------------------------------------------

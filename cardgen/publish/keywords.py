@@ -33,6 +33,11 @@ def keyword_usage(game: Game) -> dict[str, list[str]]:
     return used
 
 
+def keyword_id(name: str) -> str:
+    """The id of a keyword's entry in the keyword reference (the glossary links to it)."""
+    return f"kw-{name.lower().replace(' ', '-')}"
+
+
 def keywords(game: Game, arg: str | None = None) -> list[dict]:
     if not game.keywords:
         return []
@@ -42,5 +47,5 @@ def keywords(game: Game, arg: str | None = None) -> list[dict]:
         n = len(usage[name])
         meta = f"on {n} card{'s' if n != 1 else ''}" if n else "no card uses it yet"
         items.append({"term": name, "text": rich(game.keywords[name], game.icons), "meta": meta,
-                      "id": f"kw-{name.lower().replace(' ', '-')}"})
+                      "id": keyword_id(name)})
     return [{"kind": "defs", "cls": "keywords", "items": items}]

@@ -93,6 +93,7 @@ def assemble(game: Game, out_dir: Path | None = None) -> Book:
         chapters.remove(back[0])
         chapters.append(back[0])
 
+    keywords_printed = any(b.name == "keywords" for c in chapters for b in c.blocks)
     for chapter in chapters:
         has_prose = False
         has_generated = False
@@ -100,7 +101,9 @@ def assemble(game: Game, out_dir: Path | None = None) -> Book:
             if block.html is not None:
                 has_prose = True
                 continue
-            block.nodes = _fill(game, block, chapter, scenarios, out_dir, book)
+            block.nodes = (sections.glossary(game, block.arg, keywords_printed)
+                           if block.name == "glossary" else
+                           _fill(game, block, chapter, scenarios, out_dir, book))
             has_generated = has_generated or bool(block.nodes)
         chapter.blocks = [b for b in chapter.blocks if b.html is not None or b.nodes]
         if has_prose or has_generated:

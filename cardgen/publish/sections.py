@@ -88,9 +88,10 @@ def _value_order(game: Game, type_id: str, field: str) -> dict:
 
 
 def _show_group(field: str, value: Any) -> str:
+    """A group's name in the components list: a number says what it counts ("Difficulty 2")."""
     if value is None:
         return "shared"
-    if field in ("level", "stars"):
+    if isinstance(value, (int, float)) or field in ("level", "stars"):
         return f"{human(field)} {value}"
     return str(value)
 
@@ -114,16 +115,21 @@ def components(game: Game, arg: str | None = None) -> list[dict]:
 
 # ---- glossary ----------------------------------------------------------------------------------
 
-def glossary(game: Game, arg: str | None = None) -> list[dict]:
-    """Keywords, card types, card fields and the game's own terms, A to Z."""
+def glossary(game: Game, arg: str | None = None, keywords_printed: bool = False) -> list[dict]:
+    """Keywords, card types, card fields and the game's own terms, A to Z. When the book prints
+    the keyword reference, a keyword's entry points there instead of repeating its rule."""
     entries: dict[str, dict] = {}
 
     def add(term, text, meta):
         key = str(term).lower()
         if key not in entries and text:
-            entries[key] = {"term": str(term), "text": rich(text, game.icons), "meta": meta}
+            entries[key] = {"term": str(term), "text": rich(text, game.icons) if isinstance(text, str)
+                            else text, "meta": meta}
 
     for name, text in game.keywords.items():
+        if keywords_printed:
+            text = Markup('Its rule is under <a class="see" href="#{}">{}</a> in the keyword '
+                          'reference.').format(keywords.keyword_id(name), name)
         add(name, text, "keyword")
     for card_type in game.card_types.values():
         add(card_type.label, card_type.doc, "card type")
@@ -205,9 +211,7 @@ def variants(game: Game, arg: str | None = None) -> list[dict]:
     items = []
     for v in order:
         whose = "Optional rule of the rulebook" if v.source == "rulebook" else "House rule"
-        meta = (Markup("{}, <code>--variant {}</code>").format(whose, v.id) if v.played
-                else f"{whose}; not played by the rules engine")
-        items.append({"title": v.name, "meta": meta, "text": rich(v.rule, game.icons),
+        items.append({"title": v.name, "meta": whose, "text": rich(v.rule, game.icons),
                       "cites": rich(v.cites) if v.cites else None,
                       "cites_label": _cites_label(v.cites, "Departs from" if v.source == "house"
                                                   else "Rulebook")})
@@ -286,10 +290,32 @@ def credits(game: Game, arg: str | None = None) -> list[dict]:
     pairs = [("Game", rich(game.name)), ("Version", rich(game.meta.get("version", "")))]
     fonts = Markup(", ").join(Markup("{} ({})").format(family, licence) for _, family, licence in FONTS)
     pairs.append(("Typefaces", fonts))
-    pairs.append(("Made with", Markup("cardgen: the components list, glossary, keyword reference, "
-                                      "tables and questions are generated from the same game "
-                                      "files as the cards.")))
-    return [{"kind": "fields", "cls": "credits", "pairs": pairs}]
+    return [{"kind": "fields", "cls": "credits", "pairs": pairs}, colophon(game)]
+
+
+def colophon(game: Game) -> dict:
+    """The only words of the book about how it was made and what cardgen checked (the rest of
+    the book speaks of the game alone): at the end of the credits."""
+    lines = ["Made with cardgen. The components list, glossary, keyword reference, tables, "
+             "rulings and questions are generated from the same game files as the cards."]
+    if "engine" in game.hooks:
+        lines.append(f"cardgen's rules engine for {game.name} plays by this book's rules and its "
+                     f"{len(game.rulings)} rulings; every worked example and question in it was "
+                     "set up and played on that engine, and the printed answer is what it did.")
+        played = [v for v in game.variants.values() if v.played]
+        if played:
+            lines.append("It plays these optional rules when asked: " + "; ".join(
+                f"{v.name} (--variant {v.id})" for v in played) + ".")
+        unplayed = [v.name for v in game.variants.values() if not v.played]
+        if unplayed:
+            lines.append("It does not play " + ", ".join(unplayed) + ".")
+    if game.deck_checks:
+        lines.append("cardgen validate checks a deck file against the deck-building rules and "
+                     "names the rule it breaks.")
+    if isinstance(game.tables, dict) and isinstance(game.tables.get("pack"), dict):
+        lines.append(f"cardgen packs {game.id} --count N --seed S opens packs at the printed odds "
+                     "(the same seed, the same packs); --deck FILE writes them into a deck file.")
+    return {"kind": "colophon", "title": "Colophon", "items": [rich(line) for line in lines]}
 
 
 # About how many characters of text fit on one A5 back page at the quick reference's type size.

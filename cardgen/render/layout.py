@@ -466,12 +466,20 @@ class Context:
             self.vars.update(variables)
         self.memo: dict = {}
         self.jinja_vars: dict | None = None
+        self.boxes: list[FieldBox] | None = None     # filled by field_boxes() only
 
     def child(self, **variables) -> Context:
         ctx = Context.__new__(Context)
         ctx.layouts, ctx.card, ctx.vars = self.layouts, self.card, {**self.vars, **variables}
-        ctx.memo, ctx.jinja_vars = {}, None
+        ctx.memo, ctx.jinja_vars, ctx.boxes = {}, None, self.boxes
         return ctx
+
+    def note_box(self, element, kind: str, box) -> None:
+        """Record which card fields an element shows and its box (for the rulebook's anatomy)."""
+        if self.boxes is not None:
+            fields = fields_named(element)
+            if fields:
+                self.boxes.append(FieldBox(fields, kind, tuple(box)))
 
     def value(self, raw):
         """A literal, or the result of an expression `{{ ... }}` (native type), or a template string."""
@@ -744,10 +752,42 @@ def _check_safe(element, where, layouts: Layouts, issues: IssueList, offset=(0.0
 # -- laying out a card ---------------------------------------------------------------------------
 
 def layout_face(layouts: Layouts, card: Card) -> Face:
+    return _layout(layouts, card, None)
+
+
+@dataclass(frozen=True)
+class FieldBox:
+    """An element that shows card fields: their names, the element's kind and its box (mm from the
+    trim's top left). A flow's blocks are one each, with the block's own box."""
+
+    fields: tuple[str, ...]
+    kind: str
+    box: tuple[float, float, float, float]
+
+
+def field_boxes(layouts: Layouts, card: Card) -> tuple[Face, list[FieldBox]]:
+    """A card's face and the box of every element that shows one of its fields, in drawing order."""
+    boxes: list[FieldBox] = []
+    return _layout(layouts, card, boxes), boxes
+
+
+def _layout(layouts: Layouts, card: Card, boxes: list | None) -> Face:
     face = Face(card.name, layouts.width, layouts.height, layouts.bleed, radius=layouts.radius)
     ctx = Context(layouts, card)
+    ctx.boxes = boxes
     _render(layouts.types[card.type], ctx, face.items, f"types.{card.type}", (0.0, 0.0))
     return face
+
+
+_CARD_FIELD = re.compile(r"card\.([A-Za-z_][A-Za-z0-9_]*)|card\[['\"]([^'\"]+)['\"]\]")
+
+
+def fields_named(element) -> tuple[str, ...]:
+    """The card fields an element's settings name (`field:`, `card.x` in its text, `when`, `each`...)."""
+    names = [a or b for a, b in _CARD_FIELD.findall(str(element))]
+    if isinstance(element, dict) and "field" in element:
+        names.insert(0, str(element["field"]))
+    return tuple(dict.fromkeys(names))
 
 
 def files_used(layouts: Layouts, elements: list, card: Card | None) -> set[str]:
@@ -901,12 +941,14 @@ def _setting(el, key: str, default, ctx: Context, where: str) -> float:
 
 def _rect(el, ctx, out, where, offset):
     x, y, w, h = _box(ctx, el["rect"], where, offset, "rect")
+    ctx.note_box(el, "shape", (x, y, w, h))
     out.append(Rect(x, y, w, h, ctx.colour(el.get("fill"), where), ctx.colour(el.get("stroke"), where),
                     _setting(el, "stroke_width", 0.3, ctx, where), _setting(el, "radius", 0, ctx, where)))
 
 
 def _ellipse(el, ctx, out, where, offset):
     x, y, w, h = _box(ctx, el["ellipse"], where, offset, "ellipse")
+    ctx.note_box(el, "shape", (x, y, w, h))
     out.append(Ellipse(x, y, w, h, ctx.colour(el.get("fill"), where), ctx.colour(el.get("stroke"), where),
                        _setting(el, "stroke_width", 0.3, ctx, where)))
 
@@ -979,6 +1021,7 @@ def _text(el, ctx, out, where, offset):
     box = _box(ctx, el["at"], where, offset)
     style = _style_for(el, ctx, where)
     right = ctx.text(el["right"]) if "right" in el else ""
+    ctx.note_box(el, "text", box)
     _draw_text(text, right, box, style, ctx, out, where, _field_of(el))
 
 
@@ -1074,6 +1117,7 @@ def _flow(el, ctx, out, where, offset):
             size = max(style.min_size, style.size * scale)
             body, right = text.split("\x00")
             sized = replace(style, size=size, min_size=size, valign="top")
+            sub.note_box(block, "text", (x, cursor, w, height))
             _draw_text(body, right, (x, cursor, w, height + 0.5), sized, sub, out, block_where,
                        _field_of(block))
         cursor += height + gap
@@ -1102,6 +1146,7 @@ def _icon(el, ctx, out, where, offset):
     if not name:
         return
     x, y, w, h = _box(ctx, el["at"], where, offset)
+    ctx.note_box(el, "icon", (x, y, w, h))
     count = int(_setting(el, "repeat", 1, ctx, where)) if "repeat" in el else 1
     step = ctx.value(el.get("step", [w, 0]))
     colour = ctx.colour(el.get("colour", "#000000"), where)
@@ -1148,6 +1193,7 @@ def _image(el, ctx, out, where, offset):
         check_art(str(path))
     except ArtError as exc:
         raise _art_error(ctx.card, el["image"], f"{rel} {exc}") from None
+    ctx.note_box(el, "image", box)
     out.append(Picture(*box, str(path), str(el.get("fit", "cover"))))
 
 

@@ -57,7 +57,8 @@ def build(aid: Aid):
             Markup("{} {} → {}").format(s, aid.r("{star}"), n) for s, n in t["copy_limits"].items())))
     aid.add("Deck building", [{"kind": "fields", "pairs": rows}] if rows else [])
     if isinstance(t.get("element_icons"), dict):
-        icons = [(k, v) for k, v in t["element_icons"].items() if k != "doc"]
+        used = {card.get("element") for card in aid.game.cards.values()}
+        icons = [(k, v) for k, v in t["element_icons"].items() if k != "doc" and k in used]
         aid.add("Element icons", [{"kind": "table", "cls": "data icons", "head": ["", "Element"],
                                    "rows": [[aid.r("{" + v + "}"), aid.r(k)] for k, v in icons]}])
     aid.add("Rulings", [aid.rulings()])
