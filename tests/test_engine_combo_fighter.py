@@ -448,6 +448,22 @@ def test_heuristic_never_reads_the_hidden_card(engine):
         assert len(values) == 1, mine
 
 
+def test_heuristic_counts_the_fights_won_while_a_card_is_face_down(engine):
+    """A game is "best out of 3 fights" (the rulebook): a fight won is worth as much while a
+    face-down card waits as at any other time. The heuristic used to value only the card against
+    the opponent's deck list then, so a fight's lead vanished from it for the search bot, which
+    compares positions across phases."""
+    setup = {"p0": {"hand": ["Flick Kick", "Bridge Dodge", "Pendulum Step"], "fill": True},
+             "p1": {"hand": ["Harpoon Jab", "Tide Parry", "Sea Legs"], "fill": True}}
+    before = at_choose(engine, setup)
+    chosen = act(engine, engine.clone(before), "play Flick Kick")
+    for state in (before, chosen):
+        lead = engine.clone(state)
+        lead.wins[0] += 1
+        assert engine.heuristic(lead, 0) - engine.heuristic(state, 0) == pytest.approx(40.0)
+        assert engine.heuristic(lead, 1) - engine.heuristic(state, 1) == pytest.approx(-40.0)
+
+
 def test_greedy_beats_random(engine):
     setups = engine.setups()
     wins = 0

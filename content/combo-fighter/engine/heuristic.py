@@ -18,20 +18,29 @@ class BotsMixin:
         return -3.0 if f.stag else float(len(f.hand) + len(f.deck))
 
     def heuristic(self, s: CFState, player: int) -> float:
-        """Fight wins, cards left to lose, the round under way and the hand's quality.
+        """Fight wins, cards left to lose, the round under way and the hand's quality, on one
+        scale in every phase (the search bot compares positions across phases).
 
         Reads no hidden card: while the face-down cards are chosen (and on the state right after
-        the reveal, which a one-ply lookahead of the second chooser would otherwise peek at) it
-        values only the player's own card against the opponent's whole deck list."""
+        the reveal, which a one-ply lookahead of the second chooser would otherwise peek at) the
+        round under way is valued by the player's own card against the opponent's whole deck
+        list."""
         if s.phase == OVER:
             return 1000.0 if s.win == player else -1000.0
-        if s.fresh or (s.phase == CHOOSE and s.choice[player] >= 0):
-            return self._choice_value(s, player)
         if not s.fs:
             return 0.0
         o = 1 - player
         fp, fo = s.fs[s.act[player]], s.fs[s.act[o]]
         v = 40.0 * (s.wins[player] - s.wins[o]) + self._hp(fp) - self._hp(fo)
+        value = self.value
+        avg = fp.avg
+        v += 0.1 * sum(value[c] - avg for c in fp.hand)
+        side = fp.ch.sides[fp.side]
+        if side.x_mode == G.X_ASIDE:
+            v += 0.8 * fp.aside.count(side.x_card)
+        v += 0.5 * fp.side - 0.5 * fo.side
+        if s.fresh or (s.phase == CHOOSE and s.choice[player] >= 0):
+            return v + self._choice_value(s, player)
         ph = s.phase
         r = s.result
         if ph in (COMBO, RECOVER, FORESEE):
@@ -43,13 +52,6 @@ class BotsMixin:
             v += 2.0 if r == player else -2.0 if r == o else 0.0
         elif ph == DAMAGE:
             v += s.take[o] - s.take[player]
-        value = self.value
-        avg = fp.avg
-        v += 0.1 * sum(value[c] - avg for c in fp.hand)
-        side = fp.ch.sides[fp.side]
-        if side.x_mode == G.X_ASIDE:
-            v += 0.8 * fp.aside.count(side.x_card)
-        v += 0.5 * fp.side - 0.5 * fo.side
         return v
 
     def _avg(self, cards) -> float:
@@ -82,5 +84,6 @@ class BotsMixin:
                 total -= m * (theirs + (1.5 if cbox[k] else 0.0))
             else:
                 total += m * (mine - theirs)
-        return total / max(1, len(fo.cards)) - 0.1 * self.value[c]
+        # (the card's value as it left the hand is counted by the hand term)
+        return total / max(1, len(fo.cards))
 
