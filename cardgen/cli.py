@@ -236,9 +236,7 @@ def _parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("simulate", help="play seeded sample matches between bots; report balance "
                                         "and rule conflicts")
-    game_argument(p)
-    _decks_option(p, help="deck files to pit against each other, each pair in both seatings "
-                          "(checked first, as `cardgen validate` checks them)")
+    _pitted_game_arguments(p)
     p.add_argument("--matches", type=at_least_one, default=1000, metavar="N",
                    help="how many matches (default: 1000)")
     seed_option(p, help="the first match's seed (match i plays seed+i)")
@@ -256,9 +254,7 @@ def _parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("balance", help="which deck or character is out of line, and by how much, at "
                                        "each level of play (random, greedy and search bots)")
-    game_argument(p)
-    _decks_option(p, help="deck files to pit against each other, each pair in both seatings "
-                          "(checked first, as `cardgen validate` checks them)")
+    _pitted_game_arguments(p)
     p.add_argument("--levels", default=",".join(DEFAULT_LEVELS), metavar="BOT,...",
                    help="the levels of play, weakest first: at each, every seat is that bot (default: "
                         f"{','.join(DEFAULT_LEVELS)})")
@@ -615,6 +611,13 @@ def cmd_tts(args) -> int:
 def _match_options(p) -> None:
     players_option(p)
     variant_option(p)
+
+
+def _pitted_game_arguments(p) -> None:
+    """simulate's and balance's GAME and --decks: the decks are pitted against each other."""
+    game_argument(p)
+    _decks_option(p, help="deck files to pit against each other, each pair in both seatings "
+                          "(checked first, as `cardgen validate` checks them)")
 
 
 def _decks_option(p, help: str) -> None:
