@@ -66,10 +66,11 @@ def sweep(game, simulate_level, levels, *, matches: int, seed: int, static=(), p
         tally, seconds = simulate_level(level)
         report = build_report(game, tally, seconds, static=static, bots=[level], seed=seed, pool=pool,
                               variants=variants)
+        tables = _tables(report)
         rows.append({"bot": level, "matches": report["matches"], "outliers": outliers(report),
-                     "tables": {str(players or ""): rows_ for players, rows_ in _tables(report)},
+                     "tables": {str(players or ""): seats for players, seats in tables},
                      "fair": {str(players or ""): round(_fair_share(report, players), 3)
-                              for players, _ in _tables(report)},
+                              for players, _ in tables},
                      "first_player": report["first_player"], "conflicts": len(report["conflicts"])})
     return {"game": game.id, "name": game.name, "seed": seed, "matches_per_level": matches,
             "levels": rows, "depends_on_skill": _disagreements(rows),
