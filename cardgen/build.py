@@ -311,15 +311,16 @@ def _stage_matches(game: Game, out_root: Path, jobs: int | None, progress: bool)
         return StageResult("matches", not issues, f"{last['summary']} (unchanged)", errors=issues,
                            findings=True)
     from cardgen.sim.report import build_report, format_html
-    from cardgen.sim.runner import card_pool, simulate, static_conflicts
+    from cardgen.sim.runner import deck_contents, simulate, static_conflicts
     from cardgen.sim.scenarios import check_game
     from cardgen.sim.variants import sample_variants
 
     engine = load_engine(game)
     results, seconds = simulate(game, matches=SAMPLE_MATCHES, seed=1, progress=progress, engine=engine,
                                 jobs=jobs)
+    pool, seat_cards = deck_contents(engine)
     report = build_report(game, results, seconds, static=static_conflicts(engine), bots=["random"], seed=1,
-                          pool=card_pool(engine))
+                          pool=pool, seat_cards=seat_cards)
     report["variants"], variant_conflicts = sample_variants(game, engine, matches=SAMPLE_VARIANT_MATCHES,
                                                             jobs=jobs)
     write_atomic(out / "simulation.json", json.dumps(report, indent=2, ensure_ascii=False) + "\n")

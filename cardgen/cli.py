@@ -692,7 +692,7 @@ def cmd_simulate(args) -> int:
     from cardgen.fsutil import write_atomic
     from cardgen.model import load_game
     from cardgen.sim.report import build_report, format_html, format_text
-    from cardgen.sim.runner import card_pool, simulate_tally, static_conflicts
+    from cardgen.sim.runner import deck_contents, simulate_tally, static_conflicts
 
     game = load_game(args.game)
     engine = load_engine(game)
@@ -700,13 +700,13 @@ def cmd_simulate(args) -> int:
     match = _match_setup(engine, args)
     if args.decks:
         _check_decks(game, args.decks)
-    pool = card_pool(engine, args.decks, **match)      # (also: setups the rules cannot play stop here)
+    pool, seat_cards = deck_contents(engine, args.decks, **match)  # (setups the rules cannot play stop here)
     tally, seconds = simulate_tally(game, matches=args.matches, seed=args.seed, jobs=args.jobs, bots=bots,
                                     decks=args.decks, check_invariants=not args.no_invariants,
                                     progress=sys.stderr.isatty() and args.format == "text", engine=engine,
                                     cluster=args.cluster, **match)
     report = build_report(game, tally, seconds, static=static_conflicts(engine), bots=bots,
-                          seed=args.seed, pool=pool, variants=match["variants"])
+                          seed=args.seed, pool=pool, seat_cards=seat_cards, variants=match["variants"])
     out = args.out / game.id
     write_atomic(out / "simulation.json", json.dumps(report, indent=2, ensure_ascii=False) + "\n")
     write_atomic(out / "simulation.html", format_html(report))
@@ -723,7 +723,7 @@ def cmd_balance(args) -> int:
     from cardgen.fsutil import write_atomic
     from cardgen.model import load_game
     from cardgen.sim.balance import format_text, sweep
-    from cardgen.sim.runner import card_pool, simulate_tally, static_conflicts
+    from cardgen.sim.runner import deck_contents, simulate_tally, static_conflicts
 
     game = load_game(args.game)
     engine = load_engine(game)
@@ -731,7 +731,7 @@ def cmd_balance(args) -> int:
     match = _match_setup(engine, args)
     if args.decks:
         _check_decks(game, args.decks)
-    pool = card_pool(engine, args.decks, **match)
+    pool, seat_cards = deck_contents(engine, args.decks, **match)
 
     def simulate_level(bot: str):
         if sys.stderr.isatty() and args.format == "text":
@@ -741,7 +741,8 @@ def cmd_balance(args) -> int:
                               engine=engine, **match)
 
     result = sweep(game, simulate_level, levels, matches=args.matches, seed=args.seed,
-                   static=static_conflicts(engine), pool=pool, variants=match["variants"])
+                   static=static_conflicts(engine), pool=pool, seat_cards=seat_cards,
+                   variants=match["variants"])
     write_atomic(args.out / game.id / "balance.json", json.dumps(result, indent=2, ensure_ascii=False) + "\n")
     print(json.dumps(result, indent=2, ensure_ascii=False) if args.format == "json" else format_text(result))
     return 1 if any(row["conflicts"] for row in result["levels"]) else 0

@@ -9,7 +9,7 @@ import pytest
 from cardgen.engines.base import Engine, Setup
 from cardgen.model import load_game
 from cardgen.sim.report import build_report, format_html, format_text, wilson
-from cardgen.sim.runner import MatchResult, card_pool, conflict_summary, play_match, static_conflicts
+from cardgen.sim.runner import MatchResult, conflict_summary, deck_contents, play_match, static_conflicts
 from tests.conftest import ROOT
 
 
@@ -297,7 +297,7 @@ class PooledRace(RaceEngine):
 def test_cards_never_played_are_looked_for_in_the_decks_played():
     engine = PooledRace(GUILD)
     results = [play_match(engine, engine.setups(), s, ["random"]) for s in range(50)]
-    pool = card_pool(engine)
+    pool, _ = deck_contents(engine)
     assert pool == {"Spare Oil", "Sea Fog"}
     report = build_report(GUILD, results, 1.0, pool=pool)
     assert report["never_played"] == ["Sea Fog"] and report["pool_count"] == 2

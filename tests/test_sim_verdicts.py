@@ -73,3 +73,33 @@ def test_games_of_several_player_counts_are_split_by_count():
     assert page.count("<svg") == 1       # the lengths' histogram; no bar chart mixing the counts
     one_count = build_report(GUILD, results[:2], 1.0, bots=["random"])
     assert one_count["seats_by_players"] == {}
+
+
+def test_cards_have_a_play_rate_and_a_win_rate_when_in_the_deck():
+    # "Oak" vs "Ash": seat 0's deck holds Wick and Lamp, seat 1's Wick and Ember. Oak wins 6 of
+    # 10; Oak plays Lamp in 4 matches (winning 3), Ash plays Ember in 5 and Wick in every match.
+    results = []
+    for i in range(10):
+        plays = [(1, "Wick")] + ([(0, "Lamp"), (0, "Lamp")] if i < 4 else []) + \
+            ([(1, "Ember")] if i % 2 else [])
+        results.append(result(i, ["Oak", "Ash"], 0 if i in (0, 1, 2, 5, 6, 7) else 1, plays=plays))
+    decks = {"Oak vs Ash": (frozenset({"Wick", "Lamp"}), frozenset({"Wick", "Ember"}))}
+    report = build_report(GUILD, results, 1.0, bots=["random"], seat_cards=decks)
+    cards = {c["card"]: c for c in report["cards"]}
+    # Wick is in both decks: 20 seat-matches, 10 won; played by Ash in all 10 of its 20.
+    assert cards["Wick"]["in_deck"] == {"wins": 10, "games": 20, "win_rate": 0.5,
+                                        "ci95": cards["Wick"]["in_deck"]["ci95"]}
+    assert cards["Wick"]["play_rate"] == 0.5
+    assert (cards["Lamp"]["in_deck"]["wins"], cards["Lamp"]["in_deck"]["games"]) == (6, 10)
+    assert cards["Lamp"]["play_rate"] == 0.4 and cards["Lamp"]["win_rate"] == 0.75
+    assert (cards["Ember"]["in_deck"]["wins"], cards["Ember"]["in_deck"]["games"]) == (4, 10)
+    lo, hi = cards["Ember"]["in_deck"]["ci95"]
+    assert lo < 0.4 < hi
+    text = format_text(report)
+    assert re.search(r"Lamp +8 plays +75\.0% .*played in 40\.0% of 10 matches in a deck, "
+                     r"deck won 60\.0% \(95% CI", text), text
+    html = format_html(report)
+    assert "when in the deck" in html and "40.0%" in html
+    # An engine that does not say what each seat holds: no in-deck figures, and the report says so.
+    plain = build_report(GUILD, results, 1.0, bots=["random"])
+    assert all(c["in_deck"] is None and c["play_rate"] is None for c in plain["cards"])

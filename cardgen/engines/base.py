@@ -93,9 +93,21 @@ class Setup:
     # The names of the cards the seats may play (their decks, characters...): a card here that no
     # match played is a dead card. Empty when the engine does not say.
     cards: frozenset[str] = frozenset()
+    # Each seat's own cards (its deck, its character's cards), in seat order, when the seats hold
+    # cards of their own; empty when they draw from one shared deck or box. The report's per-card
+    # "in the deck" figures (play rate, win rate) come from it.
+    seat_cards: tuple[frozenset[str], ...] = ()
     # Seats whose bot the setup itself fixes (seat -> bot name), over the simulator's --bots: a solo
     # mode's AI seat must be played by the AI's rules whatever the user picks for the other seats.
     bots: dict[int, str] = field(default_factory=dict)
+
+    def __post_init__(self):
+        self.seat_cards = tuple(frozenset(cards) for cards in self.seat_cards)
+        if self.seat_cards and len(self.seat_cards) != len(self.seats):
+            raise ValueError(f"setup {self.label!r}: seat_cards names {len(self.seat_cards)} seats' "
+                             f"cards for {len(self.seats)} seats")
+        if not self.cards:
+            self.cards = frozenset().union(*self.seat_cards)
 
 
 class Engine:

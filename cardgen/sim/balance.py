@@ -58,14 +58,14 @@ def outlier_words(o: dict) -> str:
 
 
 def sweep(game, simulate_level, levels, *, matches: int, seed: int, static=(), pool=frozenset(),
-          variants=()) -> dict:
+          seat_cards=None, variants=()) -> dict:
     """Play `matches` matches at each level (`simulate_level(bot) -> (tally, seconds)`, every seat
     that bot) and find each level's outliers and where the levels disagree."""
     rows = []
     for level in levels:
         tally, seconds = simulate_level(level)
         report = build_report(game, tally, seconds, static=static, bots=[level], seed=seed, pool=pool,
-                              variants=variants)
+                              seat_cards=seat_cards, variants=variants)
         tables = _tables(report)
         rows.append({"bot": level, "matches": report["matches"], "outliers": outliers(report),
                      "tables": {str(players or ""): seats for players, seats in tables},

@@ -67,11 +67,12 @@ def rules_words(rules: dict) -> str:
 
 
 def build_report(game, results, seconds: float, *, static=(), bots=(), seed: int = 1,
-                 pool: frozenset[str] = frozenset(), variants=()) -> dict:
+                 pool: frozenset[str] = frozenset(), seat_cards=None, variants=()) -> dict:
     """The figures of a simulation: `results` is its Tally (runner.simulate_tally), or the list of
-    its MatchResults. `pool`: the cards the simulated decks hold (runner.card_pool); without it,
-    every card of the game counts when looking for cards never played. `variants`: the ones the
-    matches played."""
+    its MatchResults. `pool`: the cards the simulated decks hold; without it, every card of the
+    game counts when looking for cards never played. `seat_cards`: by setup label, each seat's
+    own cards (both from runner.deck_contents), for the figures of a card "when in the deck".
+    `variants`: the ones the matches played."""
     t = results if isinstance(results, Tally) else Tally.of(results)
     lo, hi = wilson(t.first_wins, t.decisive)
 
@@ -93,11 +94,15 @@ def build_report(game, results, seconds: float, *, static=(), bots=(), seed: int
     solo = {"players": _figures_by_name(t.solo_wins, t.solo_games),
             "ai": _figures_by_name(t.ai_wins, t.ai_games)} if t.solo_games else None
 
-    # Per card: how often played, and how often its player went on to win (with its interval).
+    # Per card: how often played, and how often its player went on to win (with its interval);
+    # where the engine says what each seat held, how often its holder played it and won.
+    in_deck = _in_deck_figures(t, seat_cards or {})
     cards = [{"card": c, "plays": t.card_plays[c], "matches": t.card_matches[c],
               "win_rate": round(t.card_wins[c] / t.card_matches[c], 3),
-              "ci95": figures(t.card_wins[c], t.card_matches[c])["ci95"]} for c in
-             sorted(t.card_plays, key=lambda c: (-t.card_plays[c], c))]
+              "ci95": figures(t.card_wins[c], t.card_matches[c])["ci95"],
+              "in_deck": in_deck.get(c),
+              "play_rate": round(t.card_matches[c] / in_deck[c]["games"], 3) if c in in_deck else None}
+             for c in sorted(t.card_plays, key=lambda c: (-t.card_plays[c], c))]
     candidates = pool or set(game.cards)
     never_played = sorted(candidates - set(t.card_plays)) if t.card_plays else []
 
@@ -132,6 +137,21 @@ def build_report(game, results, seconds: float, *, static=(), bots=(), seed: int
                   "matches_per_s": round(t.matches / seconds, 1) if seconds else None,
                   "actions_per_s": round(t.actions / seconds) if seconds else None},
     }
+
+
+def _in_deck_figures(t: Tally, seat_cards: dict) -> dict[str, dict]:
+    """By card, the finished matches a seat held it in its own cards, and how many that seat won:
+    each setup's per-seat wins, added over the cards the seat held (no per-match cost)."""
+    wins, games = Counter(), Counter()
+    for label, held in seat_cards.items():
+        row = t.setups.get(label)
+        if row is None:
+            continue
+        for seat, cards in enumerate(held):
+            for card in cards:
+                games[card] += row["finished"]
+                wins[card] += row["wins"][seat]
+    return _figures_by_name(wins, games)
 
 
 def _setup_row(label: str, counts: dict) -> dict:
@@ -223,7 +243,8 @@ def format_text(report: dict, top_cards: int = 12) -> str:
         shown = report["cards"][:top_cards]
         width = max(len(c["card"]) for c in shown)
         lines += [f"    {c['card']:{width}} {c['plays']:7} plays  {_pct(c['win_rate']):>6}  "
-                  f"(95% CI {_interval(c['ci95'])}, {c['matches']} matches)" for c in shown]
+                  f"(95% CI {_interval(c['ci95'])}, {c['matches']} matches){_in_deck_words(c)}"
+                  for c in shown]
     lines += _never_played_lines(report)
     lines += ["", f"  rule conflicts: {len(report['conflicts']) or 'none'}"]
     for c in report["conflicts"]:
@@ -231,6 +252,14 @@ def format_text(report: dict, top_cards: int = 12) -> str:
         lines.append(f"    [{c['kind']}] {c['message']} ({seed}, {c['count']}x"
                      f"{', ' + c['setup'] if c['setup'] else ''})")
     return "\n".join(lines)
+
+
+def _in_deck_words(card: dict) -> str:
+    deck = card["in_deck"]
+    if not deck:
+        return ""
+    return (f"; played in {_pct(card['play_rate'])} of {deck['games']} matches in a deck, deck won "
+            f"{_pct(deck['win_rate'])} (95% CI {_interval(deck['ci95'])})")
 
 
 def _first_player_words(report: dict) -> str:
@@ -464,7 +493,10 @@ def format_html(report: dict) -> str:
     # (a bar per deck over all matches would mix player counts: their tables say it instead)
     chart = "" if report.get("seats_by_players") else _win_rate_chart(report["seats"])
     cards = "".join(f"<tr><td>{e(c['card'])}</td><td>{c['plays']}</td><td>{c['matches']}</td>"
-                    f"<td>{_pct(c['win_rate'])}</td><td>{_interval(c['ci95'])}</td></tr>"
+                    f"<td>{_pct(c['win_rate'])}</td><td>{_interval(c['ci95'])}</td>"
+                    + (f"<td>{_pct(c['play_rate'])}</td><td>{_pct(c['in_deck']['win_rate'])}<br><small>"
+                       f"{_interval(c['in_deck']['ci95'])}, {c['in_deck']['games']}</small></td>"
+                       if c["in_deck"] else "<td>-</td><td>-</td>") + "</tr>"
                     for c in report["cards"])
     conflicts = "".join(f"<tr><td>{e(c['kind'])}</td><td>{e(c['message'])}</td><td>{c['seed']}</td>"
                         f"<td>{e(str(c['setup'] or ''))}</td><td>{c['count']}</td></tr>"
@@ -491,8 +523,11 @@ balance {report['balance']}.</p>
 {_variant_html(report)}
 <h2>Rule conflicts</h2>
 <table><tr><th>kind</th><th>what</th><th>seed</th><th>setup</th><th>count</th></tr>{conflicts}</table>
-<h2>Cards</h2><table><tr><th>card</th><th>plays</th><th>matches</th><th>win rate</th>
-<th>95% interval</th></tr>{cards}</table>
+<h2>Cards</h2>
+<p>Win rate: of the player who played the card. When in the deck: how often the card's holder
+played it, and how often a seat holding it won (95% interval and matches below).</p>
+<table><tr><th>card</th><th>plays</th><th>matches</th><th>win rate</th>
+<th>95% interval</th><th>play rate when in the deck</th><th>win rate when in the deck</th></tr>{cards}</table>
 {_never_played_html(report)}
 </body></html>
 """

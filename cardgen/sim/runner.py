@@ -255,11 +255,14 @@ def _tally_chunk(seeds: range) -> Tally:
     return tally
 
 
-def card_pool(engine, decks: list[str] | None = None, *, players: int | None = None,
-              variants: tuple[str, ...] = ()) -> frozenset[str]:
-    """The cards the matchups simulated with these deck files may play (empty: not known)."""
+def deck_contents(engine, decks: list[str] | None = None, *, players: int | None = None,
+                  variants: tuple[str, ...] = ()) -> tuple[frozenset[str], dict[str, tuple]]:
+    """What the matchups simulated with these deck files hold: every card their seats may play
+    (empty: not known), and by setup label each seat's own cards (setups whose seats share one
+    deck are left out)."""
     setups = match_setups(engine, load_decks(decks, engine.game), players=players, variants=variants)
-    return frozenset().union(*(setup.cards for setup in setups))
+    return (frozenset().union(*(setup.cards for setup in setups)),
+            {setup.label: setup.seat_cards for setup in setups if setup.seat_cards})
 
 
 def match_setups(engine, decks, *, players: int | None = None, variants: tuple[str, ...] = ()):

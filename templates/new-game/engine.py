@@ -158,7 +158,7 @@ class HiveEngine(Engine):
         # every pair of decks in both seatings; a single deck plays the mirror match
         pairs = list(itertools.permutations(lists, 2)) or [(d, d) for d in lists[:1]]
         return [Setup(label=f"{a[0]} vs {b[0]}", seats=[a[0], b[0]], options={"decks": [a[1], b[1]]},
-                      cards=frozenset(a[1] + b[1])) for a, b in pairs]
+                      seat_cards=(frozenset(a[1]), frozenset(b[1]))) for a, b in pairs]
 
     def initial_state(self, setup: Setup, rng: random.Random) -> HiveState:
         s = HiveState()

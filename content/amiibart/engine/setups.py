@@ -41,13 +41,13 @@ class SetupsMixin:
         # both sides); a single deck plays the mirror match.
         out = [Setup(f"{a['name']} vs {b['name']}", [a["name"], b["name"]],
                      {"decks": [a, b], "variants": self._variant_bits(variants, a, b)},
-                     self._playable(a, b))
+                     seat_cards=(self._playable(a), self._playable(b)))
                for a, b in itertools.permutations(specs, 2)]
         if len(specs) == 1:
             out.append(Setup(f"{specs[0]['name']} mirror", [specs[0]["name"]] * 2,
                              {"decks": [specs[0], specs[0]],
                               "variants": self._variant_bits(variants, specs[0])},
-                             self._playable(specs[0])))
+                             seat_cards=(self._playable(specs[0]),) * 2))
         return out
 
     def _variant_bits(self, variants, *specs) -> int:

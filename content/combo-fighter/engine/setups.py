@@ -63,11 +63,12 @@ class SetupsMixin:
                     seats = [a["name"], b["name"]]
                     seats[ai] += " (solo AI)"
                     out.append(Setup(label=f"{seats[0]} vs {seats[1]}", seats=seats,
-                                     options={"decks": [a, b], "solo": ai}, cards=self._pool(a, b),
+                                     options={"decks": [a, b], "solo": ai},
+                                     seat_cards=(self._pool(a), self._pool(b)),
                                      bots={ai: "solo"}))
             return out
         return [Setup(label=f"{a['name']} vs {b['name']}", seats=[a["name"], b["name"]],
-                      options={"decks": [a, b]}, cards=self._pool(a, b))
+                      options={"decks": [a, b]}, seat_cards=(self._pool(a), self._pool(b)))
                 for a, b in pairs]
 
     @staticmethod
@@ -95,7 +96,8 @@ class SetupsMixin:
             sides_ = [[specs[i] for i in p], [specs[i] for i in q]]
             seats = [" & ".join(d["name"] for d in side) for side in sides_]
             out.append(Setup(label=f"{seats[0]} vs {seats[1]} ({fmt})", seats=seats,
-                             options={"mode": fmt, key: sides_}, cards=self._pool(*sides_[0], *sides_[1])))
+                             options={"mode": fmt, key: sides_},
+                             seat_cards=(self._pool(*sides_[0]), self._pool(*sides_[1]))))
         return out
 
     def check_bots(self, bot_names: list[str]) -> None:

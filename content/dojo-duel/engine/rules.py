@@ -112,7 +112,7 @@ class RulesMixin:
         return [Setup(label=f"{a[0]} vs {b[0]}", seats=[a[0], b[0]],
                       options={"decks": [list(a[1]), list(b[1])],
                                "variants": sorted({*variants, *a[2], *b[2]})},
-                      cards=frozenset([*a[1], *b[1]]))
+                      seat_cards=(frozenset(a[1]), frozenset(b[1])))
                 for a, b in pairs]
 
     def _deck_list(self, deck) -> tuple[str, list[str], tuple[str, ...]]:

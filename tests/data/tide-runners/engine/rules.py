@@ -36,7 +36,7 @@ class TideEngine(WordsMixin, Engine):
         finish = self.long_finish if "long-race" in variants else self.finish
         return [Setup(label=f"{a[0]} vs {b[0]}", seats=[a[0], b[0]],
                       options={"decks": [a[1], b[1]], "finish": finish},
-                      cards=frozenset(a[1] + b[1])) for a, b in pairs]
+                      seat_cards=(frozenset(a[1]), frozenset(b[1]))) for a, b in pairs]
 
     def initial_state(self, setup: Setup, rng: random.Random) -> RaceState:
         s = RaceState()
