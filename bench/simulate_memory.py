@@ -13,7 +13,8 @@ the code before a change and after it) is measured on the same runs:
 3. throughput of the default 1,000 matches (the report's matches/s, and the whole command's
    seconds), best of REPEATS runs, the checkouts taking turns.
 
-Usage: .venv/bin/python bench/simulate_memory.py [--tree DIR ...] [--game GAME]
+Usage: .venv/bin/python bench/simulate_memory.py [--tree DIR ...] [--game GAME] [--sizes N,N...]
+       [--peak-only]
 """
 
 from __future__ import annotations
@@ -41,18 +42,25 @@ def main() -> int:
     parser.add_argument("--tree", type=Path, action="append")
     parser.add_argument("--game", default="tests/data/tide-runners",
                         help="a fast game (default: tide-runners)")
+    parser.add_argument("--sizes", type=lambda text: [int(n) for n in text.split(",")], default=SIZES,
+                        help="the --matches of part 1, comma-separated (default: 1000,10000,100000; "
+                             "issue 22 asks for 1000000)")
+    parser.add_argument("--peak-only", action="store_true",
+                        help="part 1 only: no interrupted run, no throughput (default: all three)")
     args = parser.parse_args()
     signal.signal(signal.SIGINT, signal.default_int_handler)     # (see interrupt_trials.py)
     trees = [t.resolve() for t in args.tree or [HERE]]
     print(f"1. peak resident memory, {args.game}, --jobs 2")
     print(f"   {'checkout':22} {'matches':>9} {'seconds':>8} {'main MB':>8} {'worker MB':>9}")
-    for matches in SIZES:
+    for matches in args.sizes:
         for tree in trees:
             run = Run(tree, ["simulate", args.game, "--matches", str(matches), "--jobs", "2",
                              "--format", "json"])
             run.wait()
             print(f"   {tree.name:22} {matches:9,} {run.seconds:8.1f} {run.peak_main:8.0f} "
                   f"{run.peak_worker:9.0f}")
+    if args.peak_only:
+        return 0
     for tree in trees:
         interrupted(tree, args.game)
     throughput(trees)
