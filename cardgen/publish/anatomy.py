@@ -10,6 +10,7 @@ from markupsafe import Markup
 
 from cardgen.fsutil import write_atomic
 from cardgen.model import Game
+from cardgen.publish.icons import html_icons
 from cardgen.publish.nodes import human, is_flat, rich
 
 
@@ -43,11 +44,11 @@ def anatomy(game: Game, arg: str | None = None, image: dict | None = None) -> li
             continue
         if printed is not None and name not in printed:
             continue                      # a player cannot see it on the card
-        shown = rich(value, game.icons) if is_flat(value) else Markup("see card")
+        shown = rich(value, html_icons(game)) if is_flat(value) else Markup("see card")
         if len(str(shown)) > 80:
             shown = Markup("see card")
         callouts.append({"label": human(name), "value": shown, "field": name,
-                         "doc": rich(getattr(spec, "doc", None) or "", game.icons)})
+                         "doc": rich(getattr(spec, "doc", None) or "", html_icons(game))})
     markers = place_markers(image, callouts) if image else []
     return [{"kind": "anatomy", "image": image, "card": card.name, "type": card_type.label,
              "callouts": callouts, "markers": markers}]
