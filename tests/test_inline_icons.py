@@ -119,6 +119,9 @@ def test_a_changed_icon_redraws_the_cards_that_show_it_and_no_other(isles, tmp_p
     ('<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 9 9"><image href="/etc/hosts"/></svg>',
      "game.yaml:{line}: icons.gem: icons/gem.svg line 1: <image> refers to '/etc/hosts' outside the drawing"),
     ("not a picture", "game.yaml:{line}: icons.gem: icons/gem.svg is not a picture"),
+    ('<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 9 9"><filter id="f"><feMorphology radius="4"/>'
+     '</filter><path d="M0 0h9v9z" filter="url(#f)"/></svg>',
+     "game.yaml:{line}: icons.gem: icons/gem.svg line 1: its <feMorphology> (radius 4) would take too long"),
 ])
 def test_an_icon_that_cannot_be_drawn_is_game_yaml_s_error_at_its_line(isles, tmp_path, capsys, content,
                                                                       words):

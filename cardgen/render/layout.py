@@ -19,7 +19,18 @@ from cardgen.filenames import file_stem, slug, taken_by
 from cardgen.model import Card, Game
 from cardgen.render import fallback, filecache, limits
 from cardgen.render.art import ArtError, art_size, check_art
-from cardgen.render.display import Colour, Ellipse, Face, Line, Picture, Polygon, Rect, Run
+from cardgen.render.display import (
+    MM_PER_INCH,
+    PRINT_DPI,
+    Colour,
+    Ellipse,
+    Face,
+    Line,
+    Picture,
+    Polygon,
+    Rect,
+    Run,
+)
 from cardgen.render.fonts import ICON_FAMILY, PT_TO_MM, VARIANTS, FontBook, glyph_bounds, load_face
 from cardgen.render.text import InlineImage, MissingGlyph, Overflow, Style, fit_text, measure
 from cardgen.yamlio import LineDict, LineList, parse_yaml, read_yaml_text
@@ -166,8 +177,9 @@ def _picture_icons(layouts: Layouts) -> dict[str, InlineImage]:
             issues.add(icon.line, where, f"image {icon.image!r} is outside the game folder")
             continue
         try:
-            check_art(str(path))
             width, height = art_size(str(path))
+            # (checked as if drawn an inch tall: larger than in any text, a 90 pt title's icons)
+            check_art(str(path), _print_pixels(MM_PER_INCH * width / height, MM_PER_INCH), "contain")
         except ArtError as exc:
             missing = not path.exists() and not path.is_symlink()
             issues.add(icon.line, where, f"no image file {icon.image!r} in {game.folder}" if missing
@@ -1189,12 +1201,19 @@ def _image(el, ctx, out, where, offset):
                 _render(el["placeholder"], ctx, out, f"{where}.placeholder", offset)
             return
         raise _art_error(ctx.card, el["image"], f"no image file {rel!r} in {layouts.game.folder}")
+    fit = str(el.get("fit", "cover"))
     try:        # (a file that is there but broken is an error, `optional` or not)
-        check_art(str(path))
+        check_art(str(path), _print_pixels(box[2], box[3]), fit)
     except ArtError as exc:
         raise _art_error(ctx.card, el["image"], f"{rel} {exc}") from None
     ctx.note_box(el, "image", box)
-    out.append(Picture(*box, str(path), str(el.get("fit", "cover"))))
+    out.append(Picture(*box, str(path), fit))
+
+
+def _print_pixels(width_mm: float, height_mm: float) -> tuple[int, int]:
+    """A box's size in pixels on a printed card (every print preset draws at PRINT_DPI)."""
+    k = PRINT_DPI / MM_PER_INCH
+    return max(1, round(width_mm * k)), max(1, round(height_mm * k))
 
 
 def _art_error(card: Card | None, template, message: str) -> LayoutError:

@@ -9,11 +9,9 @@ from functools import lru_cache
 from cardgen.render import fallback, filecache
 from cardgen.render.art import load_art, load_svg, tinted
 from cardgen.render.deflate import PNG_LEVEL, deflater
-from cardgen.render.display import Ellipse, Face, Line, Picture, Polygon, Rect, Run
+from cardgen.render.display import MM_PER_INCH, Ellipse, Face, Line, Picture, Polygon, Rect, Run
 from cardgen.render.fonts import load_face
 from cardgen.render.memo import BoundedCache, bounded_cache, image_bytes
-
-MM_PER_INCH = 25.4
 
 
 @lru_cache(maxsize=256)
@@ -41,10 +39,9 @@ def _picture(path: str, w: int, h: int, fit: str, tint=None):
 def _svg_picture(svg, w: int, h: int, fit: str):
     """An SVG rasterised at the size it is shown (no resampling): scaled to fit inside the box
     (`contain`) or to fill it, the overflow cropped evenly (`cover`), as the PDF draws it."""
-    scale = (max if fit == "cover" else min)(w / svg.width, h / svg.height)
-    sw, sh = max(1, round(svg.width * scale)), max(1, round(svg.height * scale))
-    from cardgen.render.svg import rasterise
+    from cardgen.render.svg import raster_size, rasterise
 
+    sw, sh = raster_size(svg, w, h, fit)
     img = rasterise(svg, sw, sh)
     if fit == "cover" and (sw, sh) != (w, h):
         left, top = (sw - w) // 2, (sh - h) // 2
