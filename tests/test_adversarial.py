@@ -165,10 +165,12 @@ BROKEN_ART = {      # how to break art/wolf.png, and what the error then says ab
     "svg: malformed": (lambda p: p.write_text(_svg("<rect>")), "is not a well-formed SVG drawing (line 2"),
     # filter effects that would draw for minutes (resvg has no time limit of its own)
     "svg: a wide dilate": (lambda p: p.write_text(_svg(
-        '<filter id="f"><feMorphology radius="40"/></filter><rect width="90" height="90" filter="url(#f)"/>')),
+        '<filter id="f"><feMorphology radius="40"/></filter>'
+        '<rect width="90" height="90" filter="url(#f)"/>')),
         "line 2: its <feMorphology> (radius 40) would take too long to draw at"),
     "svg: noise of many octaves": (lambda p: p.write_text(_svg(
-        '<filter id="f"><feTurbulence numOctaves="900"/></filter><rect width="90" height="90" filter="url(#f)"/>')),
+        '<filter id="f"><feTurbulence numOctaves="900"/></filter>'
+        '<rect width="90" height="90" filter="url(#f)"/>')),
         "line 2: its <feTurbulence> (numOctaves 900) would take too long"),
     "svg: a huge kernel": (lambda p: p.write_text(_svg(
         '<filter id="f"><feConvolveMatrix order="100" kernelMatrix="' + " 1" * 10_000 + '"/></filter>'
