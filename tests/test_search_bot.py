@@ -108,3 +108,20 @@ def test_search_beats_greedy(game_id, players):
                f"(a draw counts 1/{players}): {score / matches:.0%}, 95% interval {low:.0%}-{high:.0%}")
     print(message)
     assert low > 1 / players, message
+
+
+def _seeds_played(seeds: range) -> list[int]:
+    return list(seeds)
+
+
+@pytest.mark.parametrize("bots, chunks", [(["search", "greedy"], [2, 2, 2]), (["greedy"], [6])])
+def test_a_slow_bots_matches_are_handed_out_a_few_at_a_time(bots, chunks):
+    # A search match takes seconds: a sweep of a few of them must still use both processes (fast
+    # bots' matches go by the twenty or more, and a short sweep stays on one process).
+    from cardgen.sim.runner import play_matches
+
+    taken: list[list[int]] = []
+    play_matches(load_game("content/dojo-duel"), _seeds_played, taken.append, matches=6, seed=10, jobs=2,
+                 bots=bots)
+    assert [len(part) for part in taken] == chunks
+    assert [s for part in taken for s in part] == list(range(10, 16))
