@@ -21,7 +21,7 @@ from cardgen.render import fallback, filecache, limits
 from cardgen.render.art import ArtError, art_size, check_art
 from cardgen.render.display import Colour, Ellipse, Face, Line, Picture, Polygon, Rect, Run
 from cardgen.render.fonts import ICON_FAMILY, PT_TO_MM, VARIANTS, FontBook, glyph_bounds, load_face
-from cardgen.render.text import InlineImage, MissingGlyph, Overflow, Style, fit_text, measure
+from cardgen.render.text import InlineImage, MissingGlyph, Overflow, Style, TextProblem, fit_text, measure
 from cardgen.yamlio import LineDict, LineList, parse_yaml, read_yaml_text
 
 CARD_SIZES = {  # trim sizes in mm
@@ -1049,7 +1049,7 @@ def _draw_text(text, right, box, style: Style, ctx: Context, out, where, field_n
                           f"text does not fit its box at the minimum size {style.min_size}pt "
                           f"({where}: needs {exc.needed:.1f} mm, box is {exc.available:.1f} mm); "
                           "shorten it or enlarge the box") from None
-    except MissingGlyph as exc:
+    except TextProblem as exc:          # a missing glyph, an unbalanced marker
         raise LayoutError(ctx.card, field_name, str(exc)) from None
 
 
@@ -1083,21 +1083,18 @@ def _flow(el, ctx, out, where, offset):
     if not blocks:
         return
     layouts = ctx.layouts
-    game = layouts.game
     scale = 1.0
     min_scale = _setting(el, "min_scale", 0.6, ctx, where)
     while True:
         heights = []
         fits = True
-        for kind, block, _sub, style, text, _ in blocks:
+        for kind, block, sub, style, text, _ in blocks:
             if kind == "rule":
                 heights.append(_setting(block, "width", 0.3, ctx, where))
                 continue
             size = max(style.min_size, style.size * scale)
             body, right = text.split("\x00")
-            width = w - (_right_width(right, style, size, layouts) if right else 0.0)
-            height, ok = measure(body, width, style, layouts.book, layouts.text_icons, list(game.keywords),
-                                 size)
+            height, ok = _measure_block(body, right, w, style, size, layouts, sub, block)
             fits = fits and ok
             heights.append(height + 0.2)
         total = sum(heights) + gap * (len(blocks) - 1)
@@ -1121,6 +1118,16 @@ def _flow(el, ctx, out, where, offset):
             _draw_text(body, right, (x, cursor, w, height + 0.5), sized, sub, out, block_where,
                        _field_of(block))
         cursor += height + gap
+
+
+def _measure_block(body, right, width, style: Style, size: float, layouts: Layouts, ctx, block):
+    """measure() for a flow block beside its `right:` text; a text problem is the block's card's."""
+    try:
+        width -= _right_width(right, style, size, layouts) if right else 0.0
+        return measure(body, width, style, layouts.book, layouts.text_icons, list(layouts.game.keywords),
+                       size)
+    except TextProblem as exc:
+        raise LayoutError(ctx.card, _field_of(block), str(exc)) from None
 
 
 def _right_width(text: str, style: Style, size: float, layouts: Layouts) -> float:

@@ -1,7 +1,8 @@
 """Rich text: markup, inline icons, keyword emphasis, line breaking and fitting to a box.
 
 Markup: **bold**, *italic*, {icon} (an icon of game.yaml, drawn from the icon font, or a small
-picture set on the baseline: InlineImage), a blank line or "\\n" for a new line. Fitting shrinks
+picture set on the baseline: InlineImage), a blank line or "\\n" for a new line; a backslash
+makes the next *, {, } or backslash literal. A marker left open is a MarkupError. Fitting shrinks
 the size in quarter points from the style's size down to its minimum; text that still does not fit
 is an overflow, never a clip.
 """
@@ -16,7 +17,8 @@ from cardgen.render import filecache
 from cardgen.render.display import Colour, Picture, Run
 from cardgen.render.fonts import PT_TO_MM, Face, FontBook
 
-MARKUP = re.compile(r"(\*\*|\*|\{[A-Za-z0-9_-]+\}|\n)")
+# A backslash makes the next markup character literal: \\* \\{ \\} \\\\ (tried first).
+MARKUP = re.compile(r"(\\[*{}\\]|\*\*|\*|\{[A-Za-z0-9_-]+\}|\n)")
 # Both painters place glyphs at their unhinted advances, but a glyph's ink (hinted in the PNG) can
 # reach a little past its advance: lines are broken against a slightly narrower box, so that no
 # painter ever draws past the edge.
@@ -70,7 +72,15 @@ class Overflow(Exception):
         super().__init__(f"needs {needed:.1f} mm, box is {available:.1f} mm")
 
 
-class MissingGlyph(Exception):
+class TextProblem(Exception):
+    """Card text that cannot be set as written: the card's field is reported, as an overflow is."""
+
+
+class MarkupError(TextProblem):
+    """An unbalanced marker: a lone * or ** (italic or bold left open), or a { never closed."""
+
+
+class MissingGlyph(TextProblem):
     def __init__(self, char: str):
         self.char = char
         super().__init__(f"no font has the character {char!r} (U+{ord(char):04X})")
@@ -80,9 +90,26 @@ def parse(text: str, style: Style, icons: dict[str, str], keywords: list[str]) -
     """Markup -> paragraphs of spans."""
     paragraphs: list[list[Span]] = [[]]
     bold, italic = style.bold, style.italic
+    emphasised = keywords if style.bold_keywords else []
+    literal = ""            # text (escaped characters included) not yet added as spans
+
+    def flush() -> None:
+        nonlocal literal
+        if literal:
+            paragraphs[-1].extend(_keyword_spans(literal, bold, italic, emphasised))
+            literal = ""
+
     for token in MARKUP.split(text):
         if not token:
             continue
+        if token[0] == "\\" and len(token) == 2:
+            literal += token[1]
+            continue
+        if (not token.startswith("{") or token[1:-1] not in icons) and token not in ("**", "*", "\n"):
+            _check_braces(token)
+            literal += token
+            continue
+        flush()
         if token == "**":
             bold = not bold
         elif token == "*":
@@ -91,12 +118,22 @@ def parse(text: str, style: Style, icons: dict[str, str], keywords: list[str]) -
             paragraphs.append([])
         elif token.startswith("{") and isinstance(icons.get(token[1:-1]), InlineImage):
             paragraphs[-1].append(Span("", bold, italic, icon=True, image=icons[token[1:-1]]))
-        elif token.startswith("{") and token[1:-1] in icons:
-            paragraphs[-1].append(Span(icons[token[1:-1]], bold, italic, icon=True))
         else:
-            emphasised = keywords if style.bold_keywords else []
-            paragraphs[-1].extend(_keyword_spans(token, bold, italic, emphasised))
+            paragraphs[-1].append(Span(icons[token[1:-1]], bold, italic, icon=True))
+    flush()
+    if bold != style.bold or italic != style.italic:
+        marker = "**" if bold != style.bold else "*"
+        raise MarkupError(f"a lone {marker} leaves {'bold' if marker == '**' else 'italic'} open to the end "
+                          f"of the text: close it, or write \\{marker[0]} for a literal {marker[0]}")
     return [p for p in paragraphs if p] or [[]]
+
+
+def _check_braces(text: str) -> None:
+    """A { that no } closes is a mistyped icon (an escaped one never reaches here)."""
+    start = text.find("{")
+    if start >= 0 and "}" not in text[start:]:
+        raise MarkupError(f"an unclosed {{ in {text[start:start + 20]!r}: close the icon name with }}, "
+                          "or write \\{ for a literal {")
 
 
 def _keyword_spans(text: str, bold: bool, italic: bool, keywords: list[str]) -> list[Span]:
