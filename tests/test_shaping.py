@@ -39,8 +39,8 @@ def weasyprint_widths(runs: list[Run]) -> list[float]:
     families = {font: f"f{i}" for i, font in enumerate(sorted({r.font for r in runs}))}
     faces = "".join(f"@font-face {{ font-family: {name}; src: url({Path(font).as_uri()}) }}"
                     for font, name in families.items())
-    paragraphs = "".join(
-        f'<p style="font-family: {families[r.font]}; font-size: {r.size}pt">{escape(r.text)}</p>' for r in runs)
+    paragraphs = "".join(f'<p style="font-family: {families[r.font]}; font-size: {r.size}pt">'
+                         f'{escape(r.text)}</p>' for r in runs)
     page = "@page { size: 2000mm 4000mm } p { margin: 0; white-space: pre }"
     html = f"<style>{faces} {page}</style>{paragraphs}"
     document = HTML(string=html).render()
