@@ -1037,13 +1037,14 @@ def _draw_text(text, right, box, style: Style, ctx: Context, out, where, field_n
             right_runs = fit_text(right, box, right_style, layouts.book, layouts.text_icons, [])
             taken = (x + w) - min(r.x for r in right_runs) + 1.0
             runs = fit_text(text, (x, y, w - taken, h), style, layouts.book, layouts.text_icons,
-                            list(game.keywords))
+                            list(game.keywords), hyphenation_language(game))
             shift = _first_baseline(runs) - _first_baseline(right_runs)
             for r in right_runs:
                 r.y += shift
             out.extend(runs + right_runs)
         else:
-            out.extend(fit_text(text, box, style, layouts.book, layouts.text_icons, list(game.keywords)))
+            out.extend(fit_text(text, box, style, layouts.book, layouts.text_icons, list(game.keywords),
+                                hyphenation_language(game)))
     except Overflow as exc:
         raise LayoutError(ctx.card, field_name,
                           f"text does not fit its box at the minimum size {style.min_size}pt "
@@ -1085,6 +1086,7 @@ def _flow(el, ctx, out, where, offset):
     layouts = ctx.layouts
     scale = 1.0
     min_scale = _setting(el, "min_scale", 0.6, ctx, where)
+    hyphenate = None            # the last resort, at the smallest scale (as fit_text)
     while True:
         heights = []
         fits = True
@@ -1094,12 +1096,15 @@ def _flow(el, ctx, out, where, offset):
                 continue
             size = max(style.min_size, style.size * scale)
             body, right = text.split("\x00")
-            height, ok = _measure_block(body, right, w, style, size, layouts, sub, block)
+            height, ok = _measure_block(body, right, w, style, size, layouts, sub, block, hyphenate)
             fits = fits and ok
             heights.append(height + 0.2)
         total = sum(heights) + gap * (len(blocks) - 1)
         if fits and total <= h + 1e-6:
             break
+        if scale <= min_scale and hyphenate is None and hyphenation_language(layouts.game):
+            hyphenate = hyphenation_language(layouts.game)
+            continue
         if scale <= min_scale:
             raise LayoutError(ctx.card, _field_of(blocks[0][1]),
                               f"text does not fit its box ({where}: needs {total:.1f} mm, box is "
@@ -1120,14 +1125,24 @@ def _flow(el, ctx, out, where, offset):
         cursor += height + gap
 
 
-def _measure_block(body, right, width, style: Style, size: float, layouts: Layouts, ctx, block):
+def _measure_block(body, right, width, style: Style, size: float, layouts: Layouts, ctx, block,
+                   hyphenate=None):
     """measure() for a flow block beside its `right:` text; a text problem is the block's card's."""
     try:
         width -= _right_width(right, style, size, layouts) if right else 0.0
         return measure(body, width, style, layouts.book, layouts.text_icons, list(layouts.game.keywords),
-                       size)
+                       size, hyphenate)
     except TextProblem as exc:
         raise LayoutError(ctx.card, _field_of(block), str(exc)) from None
+
+
+def hyphenation_language(game) -> str | None:
+    """The language card text is hyphenated in (game.yaml `language:`, default English), or None
+    when Pyphen has no dictionary for it (the loader says so)."""
+    from cardgen.render.hyphenate import has_dictionary
+
+    language = str(game.meta.get("language") or "en")
+    return language if has_dictionary(language) else None
 
 
 def _right_width(text: str, style: Style, size: float, layouts: Layouts) -> float:
