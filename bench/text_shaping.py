@@ -19,6 +19,7 @@ Medians over the rounds. With --changes it lists instead the cards whose text is
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 import statistics
@@ -70,10 +71,8 @@ def worker(changes: bool) -> dict:
     for label in ("fit cold", "fit warm"):
         start = time.perf_counter()
         for args, kwargs in calls:
-            try:
+            with contextlib.suppress(text.Overflow):
                 original(*args, **kwargs)
-            except text.Overflow:
-                pass
         result[label] = time.perf_counter() - start
     for clear in filecache._CLEARERS:
         clear()
@@ -131,7 +130,8 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--before", type=Path, help="a cardgen tree at the base commit (default: none)")
     parser.add_argument("--rounds", type=int, default=5, help="paired rounds (default: 5)")
-    parser.add_argument("--changes", action="store_true", help="list the cards set differently (default: off)")
+    parser.add_argument("--changes", action="store_true",
+                        help="list the faces set differently (default: off)")
     parser.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.worker:
