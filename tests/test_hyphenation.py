@@ -3,8 +3,6 @@ a side, words of 8 or more as in the rulebooks) only when the text would not fit
 
 from __future__ import annotations
 
-import shutil
-
 import pytest
 
 from cardgen.errors import ContentError
@@ -14,7 +12,7 @@ from cardgen.render.fonts import FontBook
 from cardgen.render.hyphenate import break_points
 from cardgen.render.layout import layout_face, load_layouts
 from cardgen.render.text import Overflow, Style, fit_text
-from tests.conftest import ROOT
+from tests.test_text_markup import copy_of_dojo
 
 BOOK = FontBook()
 TEXT = "The Switcheroo transformation neutralizes everything underneath."
@@ -59,12 +57,7 @@ def test_break_points_follow_the_rulebooks_limits():
 
 @pytest.fixture
 def dojo(tmp_path):
-    folder = tmp_path / "dojo"
-    shutil.copytree(ROOT / "content" / "dojo-duel", folder,
-                    ignore=shutil.ignore_patterns("scenarios", "rules"))
-    text = (folder / "game.yaml").read_text().replace("code: dojo_duel\n", "")
-    (folder / "game.yaml").write_text(text)
-    return folder
+    return copy_of_dojo(tmp_path)
 
 
 def test_a_card_is_hyphenated_in_its_game_language(dojo):

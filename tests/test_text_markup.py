@@ -62,6 +62,11 @@ def test_balanced_markup_is_still_accepted():
 
 @pytest.fixture
 def dojo(tmp_path):
+    return copy_of_dojo(tmp_path)
+
+
+def copy_of_dojo(tmp_path):
+    """Dojo Duel's folder, to change (without its rules and scenarios)."""
     folder = tmp_path / "dojo"
     shutil.copytree(ROOT / "content" / "dojo-duel", folder,
                     ignore=shutil.ignore_patterns("scenarios", "rules"))
