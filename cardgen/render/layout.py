@@ -381,9 +381,22 @@ def _environment(layouts: Layouts):
     env = SandboxedEnvironment(autoescape=False, keep_trailing_newline=False)
     env.filters["roman"] = lambda n: ROMAN[n] if isinstance(n, int) and 0 <= n < len(ROMAN) else str(n)
     env.filters["slug"] = slug
+    env.filters["text_width"] = _text_width_filter(layouts)
     env.globals.update(colours=layouts.colours, icons=layouts.game.icons, tables=layouts.game.tables,
                        game={"id": layouts.game.id, "name": layouts.game.name})
     return env
+
+
+def _text_width_filter(layouts: Layouts):
+    """`{{ text | text_width('style') }}`: the width in mm of plain text set in a style's font and
+    size, shaped (kerned) as the text elements set it; for rules drawn under or beside text."""
+    def text_width(text, style_name: str) -> float:
+        style = layouts.styles.get(style_name)
+        if style is None:
+            raise ValueError(f"text_width: no style {style_name!r}{did_you_mean(style_name, layouts.styles)}")
+        face = layouts.book.face(style.font, style.bold, style.italic)
+        return face.width_mm(str(text), style.size)
+    return text_width
 
 
 _FAST_JINJA: list[bool] = []
