@@ -379,16 +379,16 @@ def draw_face(canvas, face: Face, left: float, top: float, clip: str = "bleed") 
                 text.setFont(item.font_name, item.size)
             text.setTextOrigin(X(item.x), Y(item.y))
             shaped, actual = shaped_text(item)
-            if actual:
-                (text._code if fast else code).append(actual)
             if fast:
                 # textOut's bytes, without measuring the text to move the cursor: the next run
-                # sets its own origin
+                # sets its own origin; /ActualText goes around them inside the text object
+                if actual:
+                    text._code.append(actual)
                 text._textOut(shaped)
+                if actual:
+                    text._code.append("EMC")
             else:
                 text.textOut(shaped)
-            if actual:
-                (text._code if fast else code).append("EMC")
             continue
         if text is not None:
             canvas.drawText(text)
