@@ -77,3 +77,16 @@ def test_kerning_and_ligatures_are_applied():
     assert face.em("AVATAR") < unkerned * 0.95          # A-V, V-A, A-T pulled together
     assert len(glyphs(face.path, "office").glyphs) == 4  # o, the ffi ligature, c, e
     assert face.width_mm("AV AV", 10) == pytest.approx((2 * face.em("AV") + face.em(" ")) * 10 * PT_TO_MM)
+
+
+def test_runs_are_joined_only_where_shaping_them_together_moves_no_glyph():
+    from cardgen.render.text import _merge
+
+    face = load_face(str(ROOT / "fonts" / "alfa-slab-one" / "AlfaSlabOne-Regular.ttf"))
+
+    def run(x, text):
+        return Run(x, 10, text, face.path, face.name, 20, (0, 0, 0, 255))
+
+    # touching pieces of one word ("A" then "V", split by a span): joined, the pair would kern
+    assert [r.text for r in _merge([run(0, "A"), run(face.width_mm("A", 20), "V")])] == ["A", "V"]
+    assert [r.text for r in _merge([run(0, "AB"), run(face.width_mm("AB ", 20), "CD")])] == ["AB CD"]

@@ -423,14 +423,27 @@ def _merge(runs: list) -> list:
                 face_width = _face_width(last)
                 gap = run.x - (last.x + face_width)
                 space = _space_width(last)
-                if abs(gap) < 1e-6:
-                    last.text += run.text
-                    continue
-                if abs(gap - space) < 1e-6:
-                    last.text += " " + run.text
+                joined = (last.text + run.text if abs(gap) < 1e-6
+                          else last.text + " " + run.text if abs(gap - space) < 1e-6 else None)
+                # (only where shaping the two as one keeps every glyph where it is: pieces of one
+                # word drawn in one face, split by an icon's span, may kern once joined)
+                if joined is not None and _shapes_alike(last, run, joined):
+                    last.text = joined
                     continue
         out.append(run)
     return out
+
+
+def _shapes_alike(first: Run, second: Run, joined: str) -> bool:
+    """Whether shaping `joined` puts every glyph where shaping the two runs apart did (words joined
+    by a space are shaped apart anyway; touching pieces of one word may kern or ligate once joined)."""
+    from cardgen.render.shaping import glyphs
+
+    if len(joined) > len(first.text) + len(second.text):
+        return True
+    a, b = glyphs(first.font, first.text), glyphs(first.font, second.text)
+    moved = tuple((g, x + a.advance, y) for g, x, y in b.glyphs)
+    return glyphs(first.font, joined).glyphs == a.glyphs + moved
 
 
 def _face_width(run: Run) -> float:
