@@ -295,3 +295,27 @@ def test_turned_faces_differ_little_between_pdf_and_png(turned_pictures):
     png, pdf_pages = turned_pictures
     for pdf in pdf_pages:
         assert ImageStat.Stat(ImageChops.difference(png, pdf).convert("L")).mean[0] < 2.5
+
+
+@pytest.fixture(scope="module")
+def translucent_outline():
+    """A block's translucent outline alone: the PDF strokes the block's edges, so its middle stays
+    paper in both painters, and the line across its edge is the outline's colour."""
+    blocks = FontBook().icon_face()
+    face = Face("outline", 63.5, 88.9, 3.0, [
+        Rect(-3, -3, 69.5, 94.9, fill=(255, 255, 255, 255)),
+        Run(10, 40, "\u2588", blocks.path, blocks.name, 60.0, (30, 60, 220, 128), 1.0)])
+    return paint_png(face, dpi=DPI), rasterise_pdf(face)
+
+
+def test_a_translucent_outline_is_a_line_along_the_edges_in_both(translucent_outline):
+    png, _ = translucent_outline
+    k = DPI / 25.4
+    row = [png.getpixel((x, round((40 - 8 + 3) * k))) for x in range(0, png.width)]
+    edge = next(i for i, p in enumerate(row) if p != (255, 255, 255))     # the outline's outer edge
+    inner = next(i for i in range(edge + 1, len(row)) if row[i] == (255, 255, 255))
+    assert 2 * k * 0.8 <= inner - edge <= 2 * k * 1.2           # 2 mm of line: 1 mm each side
+    middle = (edge + inner) / 2 / k - 3
+    _same_colour_at(translucent_outline, (middle, 40 - 8), "the line", 16)
+    paper = _same_colour_at(translucent_outline, (middle + 5, 40 - 8), "the block's middle", 8)
+    assert paper == (255, 255, 255)

@@ -179,28 +179,41 @@ def _paint_items(image, items, k: float, b: float) -> None:
 
 
 def _outline_mask(mask, left: int, top: int, radius: float):
-    """A run's coverage grown by `radius` pixels all round (its outline, under the letters): the
-    most coverage within a disc, as the PDF's stroke with round joins reaches."""
-    import math
-
+    """A run's outline (drawn under its letters): what the PDF's stroke of the glyphs covers, a
+    line 2 * `radius` pixels wide centred on their edges with round joins. The coverage grown by
+    the radius (the most of it within a disc) where the space around the glyphs grown by it
+    reaches too: so a translucent outline overlaps the letters exactly as the PDF's does."""
     from PIL import Image, ImageChops
 
     core = not isinstance(mask, Image.Image)
     mask = Image.Image()._new(mask) if core else mask      # (the fast path's masks are core images)
     pad = int(radius) + 2
-    grown = Image.new("L", (mask.width + 2 * pad, mask.height + 2 * pad), 0)
+    inside = Image.new("L", (mask.width + 2 * pad, mask.height + 2 * pad), 0)
+    inside.paste(mask, (pad, pad))
+    full = mask.getextrema()[1]             # (the run's alpha: its solid coverage)
+    outside = inside.point(lambda v: full - v)
+    ring = ImageChops.darker(_grown(inside, radius, pad, 0), _grown(outside, radius, pad, full))
+    return (ring.im if core else ring), left - pad, top - pad
+
+
+def _grown(image, radius: float, pad: int, edge: int):
+    """The most coverage within `radius` pixels of each pixel (`edge`: the coverage past the
+    image's border). A shift up to a pixel longer than the radius counts in part, so the grown
+    edge is antialiased as a stroke's is."""
+    import math
+
+    from PIL import Image, ImageChops
+
+    grown = image
     for dy in range(-pad, pad + 1):
         for dx in range(-pad, pad + 1):
-            # a shift up to a pixel longer than the radius counts in part: the
-            # outline's edge is antialiased as the stroke's is
             weight = min(1.0, radius + 1 - math.hypot(dx, dy))
-            if weight <= 0:
+            if weight <= 0 or dx == dy == 0:
                 continue
-            shifted = Image.new("L", grown.size, 0)
-            shifted.paste(mask if weight == 1 else mask.point(lambda v, w=weight: round(v * w)),
-                          (pad + dx, pad + dy))
+            shifted = Image.new("L", image.size, edge)
+            shifted.paste(image if weight == 1 else image.point(lambda v, w=weight: round(v * w)), (dx, dy))
             grown = ImageChops.lighter(grown, shifted)
-    return (grown.im if core else grown), left - pad, top - pad
+    return grown
 
 
 def _paint_turned(image, item: Turned, k: float, b: float) -> None:
