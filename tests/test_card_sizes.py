@@ -135,3 +135,15 @@ def test_the_safe_zone_is_the_sized_types_own(tmp_path):
     with pytest.raises(ContentError) as caught:
         load_layouts(load_game(guild_copy(tmp_path / "b", poker)))
     assert any("past the safe zone" in i.message for i in caught.value.issues)
+
+
+def test_a_backs_key_changes_with_the_size_of_the_cards_that_take_it(sized):
+    """The fog back is tarot-sized because the fog cards are: a change that makes it another size
+    (here the fog cards' size, as a card changing its type would) draws its PNG again."""
+    from cardgen.inputs import face_key
+
+    game = load_game(sized)
+    tarot, poker = load_layouts(game), load_layouts(game)
+    poker.sizes = {"lamplighter": TAROT}        # the fog cards poker-sized, the source unchanged
+    assert face_key(tarot, None, "back:fog") != face_key(poker, None, "back:fog")
+    assert face_key(tarot, None, "back:default") != face_key(poker, None, "back:default")
