@@ -167,3 +167,14 @@ def test_outline_none_takes_away_the_outline_a_style_extends(watch):
     _with(watch, "  label: {font:", "  plain: {extends: name, outline: none, shadow: none}\n  label: {font:")
     layouts = load_layouts(load_game(watch))
     assert layouts.styles["plain"].outline is None and layouts.styles["name"].outline is not None
+
+
+def test_a_turned_texts_shadow_falls_the_same_way_on_the_card():
+    """The ship's name is turned 270 degrees; its shadow still falls right and down on the card,
+    0.5 and 0.6 mm, as the crew names' upright shadows do."""
+    layouts, card = _card(WATCH, "The Gull")
+    [name] = [i for i in layout_face(layouts, card).items
+              if isinstance(i, Turned) and isinstance(i.items[0], Run) and i.items[-1].text == "The Gull"]
+    shadow, letters = name.items[0], name.items[-1]
+    (sx, sy), (lx, ly) = name.to_card(shadow.x, shadow.y), name.to_card(letters.x, letters.y)
+    assert (sx - lx, sy - ly) == pytest.approx((0.5, 0.6))

@@ -9,6 +9,7 @@ the nearest quarter turn, then drawn turned about the box's centre (display.Turn
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 from dataclasses import replace
 
@@ -77,6 +78,17 @@ def _outlined(items: list, outline, colour: Colour | None) -> list:
         return []
     width, own = outline
     return [replace(item, outline=width, colour=colour or own) for item in items if isinstance(item, Run)]
+
+
+def shadow_upright(style, angle: float):
+    """The style for text laid out upright and then turned `angle` degrees: its shadow's offset
+    turned back, so that the shadow falls the same way on the card whatever the text's turn."""
+    if style.shadow is None or not angle:
+        return style
+    dx, dy, colour = style.shadow
+    turn = math.radians(angle)
+    cos, sin = math.cos(turn), math.sin(turn)
+    return replace(style, shadow=(dx * cos + dy * sin, -dx * sin + dy * cos, colour))
 
 
 def reach(style) -> float:

@@ -31,7 +31,16 @@ from cardgen.render.display import (
     Rect,
     Run,
 )
-from cardgen.render.effects import EFFECTS, effect_problems, reach, turned, turned_box, upright, with_effects
+from cardgen.render.effects import (
+    EFFECTS,
+    effect_problems,
+    reach,
+    shadow_upright,
+    turned,
+    turned_box,
+    upright,
+    with_effects,
+)
 from cardgen.render.fonts import ICON_FAMILY, PT_TO_MM, VARIANTS, FontBook, glyph_bounds, load_face
 from cardgen.render.text import InlineImage, MissingGlyph, Overflow, Style, TextProblem, fit_text, measure
 from cardgen.yamlio import LineDict, LineList, parse_yaml, read_yaml_text
@@ -1162,6 +1171,7 @@ def _text(el, ctx, out, where, offset):
         _draw_text(text, right, box, style, ctx, out, where, _field_of(el))
         return
     items: list = []
+    style = shadow_upright(style, angle)
     _draw_text(text, right, upright(box, angle), style, ctx, items, where, _field_of(el))
     out.append(turned(box, angle, items, reach(style)))
 
