@@ -166,7 +166,7 @@ def _parser() -> argparse.ArgumentParser:
     format_option(p, document="info")
     p.set_defaults(func=cmd_info)
 
-    p = sub.add_parser("schema", help="write JSON Schemas of a game's card and deck files")
+    p = sub.add_parser("schema", help="write JSON Schemas of a game's card and deck files and layouts.yaml")
     game_argument(p)
     where = p.add_mutually_exclusive_group()
     completes(where.add_argument(

@@ -22,11 +22,13 @@ from cardgen.model import Game
 from cardgen.schema import game_schemas, schema_text, write_ours
 
 OWN_FOLDER = ".cardgen"
-SCHEMA_FILES = {"cards": f"{OWN_FOLDER}/cards.schema.json", "deck": f"{OWN_FOLDER}/deck.schema.json"}
+SCHEMA_FILES = {"cards": f"{OWN_FOLDER}/cards.schema.json", "deck": f"{OWN_FOLDER}/deck.schema.json",
+                "layouts": f"{OWN_FOLDER}/layouts.schema.json"}
 SETTINGS = ".vscode/settings.json"
 # Globs as the YAML extension reads them: matched against the whole path (it puts "**/" before
 # each), so they hold at any depth below cards/ and decks/.
-FILE_GLOBS = {"cards": ["cards/**/*.yaml", "cards/**/*.yml"], "deck": ["decks/**/*.yaml", "decks/**/*.yml"]}
+FILE_GLOBS = {"cards": ["cards/**/*.yaml", "cards/**/*.yml"], "deck": ["decks/**/*.yaml", "decks/**/*.yml"],
+              "layouts": ["layouts.yaml"]}
 MAX_SETTINGS_BYTES = 1024 * 1024
 
 

@@ -93,6 +93,10 @@ def face_key(layouts, card, extra: str = "") -> str:
             digest.update(json.dumps([card.name, card.type, card.copies, card.fields], sort_keys=True,
                                      default=str).encode())
         digest.update(extra.encode())
+        if extra.startswith("back:") and layouts.sizes:     # (its size: that of the cards taking it)
+            from cardgen.render.layout import back_size
+
+            digest.update(repr(back_size(layouts, extra.removeprefix("back:"))).encode())
         for path in _files_of(layouts, card, extra):
             digest.update(f"\n{path}:{file_digest(path)}".encode())
         key = layouts.keys[memo] = digest.hexdigest()[:20]

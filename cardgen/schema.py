@@ -23,8 +23,15 @@ MAX_SCHEMA_BYTES = 64 * 1024 * 1024
 
 
 def game_schemas(game: Game) -> dict[str, dict]:
-    """The game's schemas by kind: "cards" (a card file), "deck" (a deck file)."""
-    return {"cards": card_file_schema(game), "deck": deck_file_schema(game)}
+    """The game's schemas by kind: "cards" (a card file), "deck" (a deck file), "layouts" (its
+    layouts.yaml)."""
+    return {"cards": card_file_schema(game), "deck": deck_file_schema(game), "layouts": _layouts(game)}
+
+
+def _layouts(game: Game) -> dict:
+    from cardgen.layout_schema import layouts_schema
+
+    return {"$schema": DRAFT, "$comment": MARK, **layouts_schema(game)}
 
 
 def schema_text(schema: dict) -> str:

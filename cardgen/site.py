@@ -42,6 +42,8 @@ def build_site(game: Game, out_dir: Path) -> list[Path]:
     bleed = _bleed_mm(game)
     thumbs = _Thumbnails(out_dir, site, bleed)
     cards = [_card_data(game, card, out_dir, site, thumbs) for card in game.cards.values()]
+    for card, scale in zip(cards, card_scales(game), strict=True):
+        card["scale"] = scale
     thumbs.save()
     written = []
     data = {"game": game.name, "cards": cards, "filters": filters,
@@ -122,6 +124,22 @@ def _bleed_mm(game: Game) -> float:
     from cardgen.render.layout import load_layouts
 
     return load_layouts(game).bleed
+
+
+def card_scales(game: Game) -> list[float]:
+    """Each card's width as a percentage of the widest card's, so that a game whose card types
+    differ in size (card.sizes) shows each at its size; 100 for all when they are one size."""
+    if not (game.folder / "layouts.yaml").is_file():
+        return [100.0] * len(game.cards)
+    from cardgen.errors import ContentError
+    from cardgen.render.layout import load_layouts
+
+    try:
+        layouts = load_layouts(game)
+    except ContentError:                # (the render reports it; the site shows what there is)
+        return [100.0] * len(game.cards)
+    widest = max(width for width, _ in layouts.all_sizes())
+    return [round(100 * layouts.size_of(card.type)[0] / widest, 2) for card in game.cards.values()]
 
 
 def _card_data(game: Game, card: Card, out_dir: Path, site: Path, thumbs: _Thumbnails) -> dict:

@@ -62,7 +62,7 @@ def test_new_game_sets_up_schemas_that_check_its_card_and_deck_files(bees):
     found = schemas_by_file(bees)
     cards = sorted((bees / "cards").glob("*.yaml"))
     decks = sorted((bees / "decks").glob("*.yaml"))
-    assert sorted(found) == sorted(cards + decks)
+    assert sorted(found) == sorted([*cards, *decks, bees / "layouts.yaml"])
     for path, schema_file in found.items():
         assert schema_file.is_relative_to(bees) and schema_file.is_file(), schema_file
         schema = json.loads(schema_file.read_text())
@@ -136,7 +136,8 @@ def test_schema_into_folder_sets_up_an_existing_game_and_leaves_the_designers_se
     made = subprocess.run(run, capture_output=True, text=True, cwd=ROOT)
     assert made.returncode == 0, made.stderr
     assert sorted(schemas_by_file(folder)) == sorted([*(folder / "cards").rglob("*.yaml"),
-                                                      *(folder / "decks").glob("*.yaml")])
+                                                      *(folder / "decks").glob("*.yaml"),
+                                                      folder / "layouts.yaml"])
 
     again = tmp_path / "guild2"
     shutil.copytree(GUILD, again)

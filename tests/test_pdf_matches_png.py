@@ -224,3 +224,98 @@ def test_the_pdf_places_each_glyph_where_shaping_put_it_and_keeps_the_text():
         raw.FPDFText_GetCharOrigin(text.raw, i, ctypes.byref(x), ctypes.byref(y))
         found.append(x.value / MM - face.bleed)
     assert found == pytest.approx(expected, abs=0.02)
+
+
+# -- turned items and outlined text (layouts.yaml `rotate:`, `outline:`) ---------------------------
+
+TURNS = {90: (12, 30), 180: (45, 20), 270: (50, 55), 30: (20, 72)}     # angle -> centre (mm)
+YELLOW = (250, 220, 0, 255)
+
+
+@pytest.fixture(scope="module")
+def turned_pictures():
+    from cardgen.render.display import Turned
+
+    book = FontBook()
+    letters, blocks = book.face("Barlow Condensed", True, False), book.icon_face()
+
+    def run(x, y, text, colour, face=letters, outline=0.0):
+        return Run(x, y, text, face.path, face.name, 20.0, colour, outline)
+
+    items = [Rect(-3, -3, 69.5, 94.9, fill=(255, 255, 255, 255))]
+    for angle, (cx, cy) in TURNS.items():
+        # upright, a word left of the centre and a block right of it: the turn moves the block
+        items.append(Turned(cx, cy, angle, (cx - 14, cy - 6, 28, 12), [
+            run(cx - 12, cy + 3, "Turn", RED, outline=0.5), run(cx - 12, cy + 3, "Turn", BLUE),
+            run(cx + 4, cy + 3, "\u2588", GREEN, blocks)]))
+    items += [run(5, 86, "Outline", YELLOW, outline=0.4), run(5, 86, "Outline", INK)]
+    face = Face("turned", 63.5, 88.9, 3.0, items)
+    return paint_png(face, dpi=DPI), rasterise_pdf(face)
+
+
+def _block_centre(cx: float, cy: float, angle: float) -> tuple[float, float]:
+    """Where the turn puts the middle of the upright block (its ink: x + 4.4..9.3, y - 2..+2.5)."""
+    import math
+
+    u, v = 6.9, 0.3
+    turn = math.radians(angle)
+    return (cx + u * math.cos(turn) - v * math.sin(turn), cy + u * math.sin(turn) + v * math.cos(turn))
+
+
+@pytest.mark.parametrize("angle", list(TURNS))
+def test_a_turned_block_is_where_the_turn_puts_it_in_both(turned_pictures, angle):
+    found = _same_colour_at(turned_pictures, _block_centre(*TURNS[angle], angle), f"block at {angle}", 16)
+    assert found == pytest.approx(GREEN[:3], abs=16), f"the block turned {angle} degrees is not there"
+
+
+def _ink_box(image, colour, tolerance=40):
+    """The bounding box of the pixels near `colour`."""
+    from PIL import Image, ImageChops
+
+    flat = Image.new("RGB", image.size, colour[:3])
+    near = ImageChops.difference(image, flat).convert("L").point(lambda v: 255 if v < tolerance else 0)
+    return near.getbbox(), near.histogram()[255]
+
+
+@pytest.mark.parametrize("colour", [RED, BLUE, GREEN, YELLOW],
+                         ids=["outline", "letters", "blocks", "outline unturned"])
+def test_turned_and_outlined_ink_covers_the_same_pixels(turned_pictures, colour):
+    png, pdf_pages = turned_pictures
+    box, count = _ink_box(png, colour)
+    assert count > 200, "no such ink in the PNG"
+    for pdf in pdf_pages:
+        other_box, other_count = _ink_box(pdf, colour)
+        assert all(abs(a - b) <= 2 for a, b in zip(box, other_box, strict=True)), (box, other_box)
+        assert abs(count - other_count) <= 0.15 * count, (count, other_count)
+
+
+def test_turned_faces_differ_little_between_pdf_and_png(turned_pictures):
+    from PIL import ImageChops, ImageStat
+
+    png, pdf_pages = turned_pictures
+    for pdf in pdf_pages:
+        assert ImageStat.Stat(ImageChops.difference(png, pdf).convert("L")).mean[0] < 2.5
+
+
+@pytest.fixture(scope="module")
+def translucent_outline():
+    """A block's translucent outline alone: the PDF strokes the block's edges, so its middle stays
+    paper in both painters, and the line across its edge is the outline's colour."""
+    blocks = FontBook().icon_face()
+    face = Face("outline", 63.5, 88.9, 3.0, [
+        Rect(-3, -3, 69.5, 94.9, fill=(255, 255, 255, 255)),
+        Run(10, 40, "\u2588", blocks.path, blocks.name, 60.0, (30, 60, 220, 128), 1.0)])
+    return paint_png(face, dpi=DPI), rasterise_pdf(face)
+
+
+def test_a_translucent_outline_is_a_line_along_the_edges_in_both(translucent_outline):
+    png, _ = translucent_outline
+    k = DPI / 25.4
+    row = [png.getpixel((x, round((40 - 8 + 3) * k))) for x in range(0, png.width)]
+    edge = next(i for i, p in enumerate(row) if p != (255, 255, 255))     # the outline's outer edge
+    inner = next(i for i in range(edge + 1, len(row)) if row[i] == (255, 255, 255))
+    assert 2 * k * 0.8 <= inner - edge <= 2 * k * 1.2           # 2 mm of line: 1 mm each side
+    middle = (edge + inner) / 2 / k - 3
+    _same_colour_at(translucent_outline, (middle, 40 - 8), "the line", 16)
+    paper = _same_colour_at(translucent_outline, (middle + 5, 40 - 8), "the block's middle", 8)
+    assert paper == (255, 255, 255)

@@ -11,8 +11,8 @@ import pytest
 
 from cardgen.model import load_game
 from cardgen.paths import bundled_game_ids
-from cardgen.schema import card_file_schema, deck_file_schema
-from cardgen.yamlio import read_yaml
+from cardgen.schema import card_file_schema, deck_file_schema, game_schemas
+from cardgen.yamlio import parse_yaml, read_yaml
 from tests.conftest import ROOT
 
 GUILD = ROOT / "tests" / "data" / "lantern-guild"
@@ -56,12 +56,13 @@ def test_schema_flags_a_bad_value_an_unknown_field_and_an_unknown_card():
     assert list(deck.iter_errors({"game": "x", "cards": {}, "captain": "Spare Oil"}))
 
 
-def test_schema_command_writes_both_files(tmp_path):
+def test_schema_command_writes_the_card_deck_and_layouts_schemas(tmp_path):
     result = subprocess.run([sys.executable, "-m", "cardgen", "schema", str(GUILD), "--out",
                              str(tmp_path)], capture_output=True, text=True, cwd=ROOT)
     assert result.returncode == 0, result.stderr
     names = sorted(p.name for p in tmp_path.iterdir())
-    assert names == ["lantern-guild.cards.schema.json", "lantern-guild.deck.schema.json"]
+    assert names == ["lantern-guild.cards.schema.json", "lantern-guild.deck.schema.json",
+                     "lantern-guild.layouts.schema.json"]
     assert json.loads((tmp_path / names[0]).read_text())["title"] == "Lantern Guild card file"
 
 
@@ -149,3 +150,37 @@ def test_a_misspelt_deck_key_or_card_is_named():
     assert "'Wick Runner'" in error.message
     error = jsonschema.exceptions.best_match(deck.iter_errors({"game": "x", "cards": {"Wick Runner": "2"}}))
     assert list(error.absolute_path) == ["cards", "Wick Runner"]
+
+
+# -- layouts.yaml ---------------------------------------------------------------------------------
+
+LAYOUT_GAMES = [*(ROOT / "content" / name for name in bundled_game_ids()),
+                ROOT / "tests" / "data" / "harbour-watch"]
+
+
+@pytest.mark.parametrize("folder", LAYOUT_GAMES, ids=lambda p: p.name)
+def test_the_layouts_schema_takes_every_bundled_layout(folder):
+    schema = game_schemas(load_game(folder))["layouts"]
+    jsonschema.Draft7Validator.check_schema(schema)
+    layouts = plain(read_yaml(folder / "layouts.yaml"))
+    errors = list(jsonschema.Draft7Validator(schema).iter_errors(layouts))
+    assert not errors, [e.message for e in errors[:5]]
+
+
+@pytest.mark.parametrize("change,wrong", [
+    (("rotate: 90}", "rotate: 400}"), "400"),
+    (("rotate: 90}", "rotation: 90}"), "rotation"),
+    (("outline: {width: 0.35, colour: ink}", "outline: {width: 0.35, color: ink}"), "color"),
+    (("shadow: {dx: 0.5,", "shadow: {dx: 50,"), "50"),
+    (("sizes: {ship: tarot}", "sizes: {ship: taro}"), "taro"),
+    (("sizes: {ship: tarot}", "sizes: {shp: tarot}"), "shp"),
+])
+def test_the_layouts_schema_underlines_the_new_settings_mistakes(change, wrong):
+    folder = ROOT / "tests" / "data" / "harbour-watch"
+    schema = game_schemas(load_game(folder))["layouts"]
+    text = (folder / "layouts.yaml").read_text()
+    assert change[0] in text
+    data = plain(parse_yaml(text.replace(*change, 1), folder / "layouts.yaml"))
+    errors = list(jsonschema.Draft7Validator(schema).iter_errors(data))
+    assert errors and any(wrong in str(e.message) or wrong in str(list(e.context)) for e in errors), \
+        [e.message for e in errors]

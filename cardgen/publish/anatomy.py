@@ -136,8 +136,9 @@ def trim(game: Game, card_name: str | None) -> dict:
         from cardgen.render.layout import field_boxes, load_layouts
 
         layouts = load_layouts(game)
-        width, height, bleed = layouts.width, layouts.height, layouts.bleed
-        face, boxes = field_boxes(layouts, pick_anatomy_card(game, card_name))
+        card = pick_anatomy_card(game, card_name)
+        (width, height), bleed = layouts.size_of(card.type), layouts.bleed     # (its own size: card.sizes)
+        face, boxes = field_boxes(layouts, card)
     except Exception:   # the picture still shows, bleed and all, with the list beside it
         return {"frame_w": ANATOMY_WIDTH_MM, "frame_h": None, "img_w": 100.0, "offset": 0.0,
                 "boxes": [], "text_boxes": [], "size": None}
@@ -150,7 +151,7 @@ def trim(game: Game, card_name: str | None) -> dict:
 
 def text_boxes(face) -> list[tuple[float, float, float, float]]:
     """(left, top, right, bottom) in card mm of every text run and icon the face prints."""
-    from cardgen.render.display import Run
+    from cardgen.render.display import Run, Turned
     from cardgen.render.fonts import PT_TO_MM, load_face
 
     out = []
@@ -160,6 +161,10 @@ def text_boxes(face) -> list[tuple[float, float, float, float]]:
             mm = item.size * PT_TO_MM
             out.append((item.x, item.y - font.ascent * mm, item.x + font.width_mm(item.text, item.size),
                         item.y + font.descent * mm))
+        elif isinstance(item, Turned):          # turned text: the area each run covers once turned
+            for left, top, right, bottom in text_boxes(item):
+                x, y, w, h = item.bounds((left, top, right - left, bottom - top))
+                out.append((x, y, x + w, y + h))
     return out
 
 

@@ -6,6 +6,7 @@ Both painters (PNG and PDF) draw exactly these items, so the two outputs cannot 
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 
 Colour = tuple[int, int, int, int]
@@ -65,6 +66,9 @@ class Run:
     font_name: str     # a stable name for the PDF painter
     size: float        # points
     colour: Colour
+    # > 0: the run's outline, not its letters: ink this many mm around each glyph's edge (text
+    # `outline:`, drawn under the letters themselves)
+    outline: float = 0.0
 
 
 @dataclass(slots=True)
@@ -80,7 +84,34 @@ class Picture:
     tint: Colour | None = None
 
 
-Item = Rect | Ellipse | Polygon | Line | Run | Picture
+@dataclass(slots=True)
+class Turned:
+    """Items laid out upright and drawn turned `angle` degrees clockwise about (cx, cy): rotated
+    text and pictures (`rotate:`). `box` is the upright area they were fitted to (mm), with room
+    for outlines and shadows: its turned corners bound what they draw."""
+
+    cx: float
+    cy: float
+    angle: float
+    box: tuple[float, float, float, float]
+    items: list = field(default_factory=list)
+
+    def to_card(self, x: float, y: float) -> tuple[float, float]:
+        """A point of the upright layout where the turn puts it on the card."""
+        turn = math.radians(self.angle)
+        cos, sin = math.cos(turn), math.sin(turn)
+        u, v = x - self.cx, y - self.cy
+        return (self.cx + u * cos - v * sin, self.cy + u * sin + v * cos)
+
+    def bounds(self, box=None) -> tuple[float, float, float, float]:
+        """(x, y, w, h) on the card of an upright box (default: `box`) once turned."""
+        x, y, w, h = self.box if box is None else box
+        points = [self.to_card(px, py) for px in (x, x + w) for py in (y, y + h)]
+        xs, ys = [p[0] for p in points], [p[1] for p in points]
+        return (min(xs), min(ys), max(xs) - min(xs), max(ys) - min(ys))
+
+
+Item = Rect | Ellipse | Polygon | Line | Run | Picture | Turned
 
 
 @dataclass

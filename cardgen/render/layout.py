@@ -31,6 +31,16 @@ from cardgen.render.display import (
     Rect,
     Run,
 )
+from cardgen.render.effects import (
+    EFFECTS,
+    effect_problems,
+    reach,
+    shadow_upright,
+    turned,
+    turned_box,
+    upright,
+    with_effects,
+)
 from cardgen.render.fonts import ICON_FAMILY, PT_TO_MM, VARIANTS, FontBook, glyph_bounds, load_face
 from cardgen.render.text import InlineImage, MissingGlyph, Overflow, Style, TextProblem, fit_text, measure
 from cardgen.yamlio import LineDict, LineList, parse_yaml, read_yaml_text
@@ -48,10 +58,10 @@ ELEMENT_KEYS = {
     "ellipse": {"fill", "stroke", "stroke_width"},
     "polygon": {"fill", "stroke", "stroke_width"},
     "line": {"colour", "width"},
-    "text": {"at", "style", "field", "right", *Style.__dataclass_fields__},
+    "text": {"at", "style", "field", "right", "rotate", *Style.__dataclass_fields__},
     "flow": {"at", "gap", "min_scale"},
     "icon": {"at", "colour", "repeat", "step", "bold"},
-    "image": {"at", "fit", "optional", "placeholder"},
+    "image": {"at", "fit", "optional", "placeholder", "rotate"},
     "group": {"offset"},
     "use": set(),
 }
@@ -115,6 +125,17 @@ class Layouts:
     fixed: dict = field(default_factory=dict, repr=False)
     # what {name} draws in text: game.yaml's font icons (characters) and picture icons (InlineImage)
     text_icons: dict = field(default_factory=dict, repr=False)
+    # card types of another size than the card's (card.sizes): type id -> (width, height) in mm
+    sizes: dict = field(default_factory=dict)
+
+    def size_of(self, type_id: str | None) -> tuple[float, float]:
+        """The trim size of a card type's cards (the card's size for the rest, aids and backs
+        of no card)."""
+        return self.sizes.get(type_id, (self.width, self.height))
+
+    def all_sizes(self) -> list[tuple[float, float]]:
+        """Every size the game's cards come in, the card's first."""
+        return list(dict.fromkeys([(self.width, self.height), *self.sizes.values()]))
 
 
 # -- loading -------------------------------------------------------------------------------------
@@ -135,6 +156,7 @@ def load_layouts(game: Game) -> Layouts:
         if key not in TOP_KEYS:
             issues.add(raw.line_of(key), key, f"unknown section{did_you_mean(key, TOP_KEYS)}")
     width, height, bleed, safe, radius = _card_geometry(raw.get("card") or {}, game, issues, raw)
+    sizes = type_sizes((raw.get("card") or {}).get("sizes"), raw.get("card"), game, issues)
     book = FontBook(_fonts(raw.get("fonts") or {}, game, issues))
     colours = _colours(raw.get("colours") or {}, issues)
     styles = _styles(raw.get("styles") or {}, colours, book, issues)
@@ -144,7 +166,7 @@ def load_layouts(game: Game) -> Layouts:
                       _element_lists(raw.get("backs") or {}, "backs", issues, own_files=True),
                       raw.get("back_for"),
                       _element_lists(raw.get("reference") or {}, "reference", issues, own_files=True),
-                      source)
+                      source, sizes=sizes)
     for type_id in layouts.types:
         if type_id not in game.card_types:
             issues.add(raw["types"].line_of(type_id), f"types.{type_id}",
@@ -221,11 +243,45 @@ def _card_geometry(card, game: Game, issues: IssueList, raw):
                        f"card.{key}", problem)
             numbers[key] = _CARD_FALLBACK[key]     # (checking goes on with a card that makes sense)
     for key in card:
-        if key not in ("size", "width", "height", "bleed", "safe", "radius"):
+        if key not in ("size", "width", "height", "bleed", "safe", "radius", "sizes"):
             issues.add(card.line_of(key), f"card.{key}", "unknown setting (size, width, height, bleed, "
-                                                          "safe, radius)")
+                                                          "safe, radius, sizes)")
     return (float(numbers["width"]), float(numbers["height"]), float(numbers["bleed"]),
             float(numbers["safe"]), float(numbers["radius"]))
+
+
+def type_sizes(raw, card, game: Game, issues: IssueList) -> dict[str, tuple[float, float]]:
+    """card.sizes: card types of another size, each a named size (tarot) or {width, height}."""
+    if raw is None:
+        return {}
+    if not isinstance(raw, dict):
+        issues.add(card.line_of("sizes"), "card.sizes", "expected a mapping of card type to size "
+                                                         "(a named size or {width: ..., height: ...})")
+        return {}
+    out = {}
+    for type_id, size in raw.items():
+        where, line = f"card.sizes.{type_id}", raw.line_of(type_id)
+        if type_id not in game.card_types:
+            issues.add(line, where, f"no card type {type_id!r}{did_you_mean(type_id, game.card_types)}")
+            continue
+        if isinstance(size, str):
+            if size not in CARD_SIZES:
+                issues.add(line, where, f"expected one of {', '.join(CARD_SIZES)} or {{width, height}}"
+                                        f"{did_you_mean(size, CARD_SIZES)}")
+                continue
+            out[str(type_id)] = CARD_SIZES[size]
+            continue
+        if not isinstance(size, dict) or set(size) != {"width", "height"}:
+            issues.add(line, where, f"expected a named size ({', '.join(CARD_SIZES)}) or "
+                                    f"{{width: ..., height: ...}} in mm, got {size!r}")
+            continue
+        problems = [(key, limits.CARD[key].problem(size[key])) for key in ("width", "height")]
+        for key, problem in problems:
+            if problem:
+                issues.add(size.line_of(key), f"{where}.{key}", problem)
+        if not any(problem for _, problem in problems):
+            out[str(type_id)] = (float(size["width"]), float(size["height"]))
+    return out
 
 
 _CARD_FALLBACK = {"width": CARD_SIZES["poker"][0], "height": CARD_SIZES["poker"][1], "bleed": DEFAULT_BLEED,
@@ -332,6 +388,13 @@ def style_with(base: Style, spec: dict, colours, book: FontBook, issues: IssueLi
                                                                     f"{did_you_mean(value, colours)}")
                 continue
             value = colour
+        elif key in EFFECTS:
+            value, problems = effect_problems(key, value, lambda v: _named_colour(v, colours))
+            for sub, problem in problems if issues is not None else ():
+                line = value_line(spec, key, sub)
+                issues.add(line, f"{where}.{key}.{sub}" if sub else f"{where}.{key}", problem)
+            if problems:
+                continue
         elif key == "font" and value not in book.families:
             if issues is not None:
                 issues.add(spec.line_of(key), f"{where}.font",
@@ -346,6 +409,19 @@ def style_with(base: Style, spec: dict, colours, book: FontBook, issues: IssueLi
     if "size" in changes and "min_size" not in changes and style.min_size > style.size:
         style = replace(style, min_size=style.size)
     return style
+
+
+def _named_colour(value, colours) -> Colour | None:
+    """A colour as written in layouts.yaml: a name of its colours, or #rrggbb(aa)."""
+    return (colours.get(value) if isinstance(value, str) else None) or parse_colour(value)
+
+
+def value_line(spec, key: str, sub: str = "") -> int | None:
+    """The line of spec[key][sub] (of spec[key] when it has no lines of its own)."""
+    inner = spec.get(key)
+    if sub and isinstance(inner, LineDict) and sub in inner:
+        return inner.line_of(sub)
+    return spec.line_of(key) if isinstance(spec, LineDict) else None
 
 
 def setting_problem(key: str, value) -> str | None:
@@ -492,11 +568,12 @@ class Context:
         self.memo: dict = {}
         self.jinja_vars: dict | None = None
         self.boxes: list[FieldBox] | None = None     # filled by field_boxes() only
+        self.size = layouts.size_of(card.type if card is not None else None)   # the face's trim size
 
     def child(self, **variables) -> Context:
         ctx = Context.__new__(Context)
         ctx.layouts, ctx.card, ctx.vars = self.layouts, self.card, {**self.vars, **variables}
-        ctx.memo, ctx.jinja_vars, ctx.boxes = {}, None, self.boxes
+        ctx.memo, ctx.jinja_vars, ctx.boxes, ctx.size = {}, None, self.boxes, self.size
         return ctx
 
     def note_box(self, element, kind: str, box) -> None:
@@ -620,7 +697,7 @@ def _check_elements(layouts: Layouts, issues: IssueList) -> None:
             return {"name", "type", "copies"} | set(game.card_types[name].fields)
         return all_fields
 
-    def walk(elements, where, fields, depth=0, offset=(0.0, 0.0)):
+    def walk(elements, where, fields, depth=0, offset=(0.0, 0.0), size=None):
         if depth > 8:
             issues.add(None, where, "templates nested more than 8 deep (a template using itself?)")
             return
@@ -642,35 +719,38 @@ def _check_elements(layouts: Layouts, issues: IssueList) -> None:
                                f"not a setting of a {kind} element{did_you_mean(key, allowed)}")
             _check_templates(element, here, fields, issues, layouts)
             _check_values(element, here, issues, layouts.book.families)
+            _check_effects(element, here, issues, layouts.colours)
             if kind == "image" and isinstance(element.get("placeholder"), list):
-                walk(element["placeholder"], f"{here}.placeholder", fields, depth + 1, offset)
+                walk(element["placeholder"], f"{here}.placeholder", fields, depth + 1, offset, size)
             if kind == "use" and element["use"] not in layouts.templates:
                 hint = did_you_mean(element["use"], layouts.templates)
                 issues.add(element.line_of("use"), f"{here}.use", f"no template {element['use']!r}{hint}")
             elif kind == "use":
                 # a template may serve several card types: any field of the game may appear in it
                 walk(layouts.templates[element["use"]], f"templates.{element['use']}", all_fields, depth + 1,
-                     offset)
+                     offset, size)
             if kind == "group" and isinstance(element["group"], list):
                 shift = element.get("offset", [0, 0])
                 fixed = isinstance(shift, list) and len(shift) == 2 and all(
                     isinstance(v, (int, float)) for v in shift)
                 if fixed:
                     walk(element["group"], f"{here}.group", fields, depth + 1,
-                         (offset[0] + shift[0], offset[1] + shift[1]))
+                         (offset[0] + shift[0], offset[1] + shift[1]), size)
                 else:  # an offset computed per card: checked when cards are laid out
-                    walk(element["group"], f"{here}.group", fields, depth + 1, None)
+                    walk(element["group"], f"{here}.group", fields, depth + 1, None, size)
             if kind == "flow":
                 _check_blocks(element, here, fields, issues, layouts)
             if kind in ("text", "flow", "icon") and offset is not None:
-                _check_safe(element, here, layouts, issues, offset)
+                _check_safe(element, here, layouts, issues, offset, size)
             if kind in ("text",) and "style" in element and element["style"] not in layouts.styles:
                 issues.add(element.line_of("style"), f"{here}.style",
                            f"no style {element['style']!r}{did_you_mean(element['style'], layouts.styles)}")
 
     for section in ("types", "backs", "reference"):
         for name, elements in getattr(layouts, section).items():
-            walk(elements, f"{section}.{name}", fields_for(section, name))
+            size = layouts.size_of(name) if section == "types" else (
+                back_size(layouts, name) if section == "backs" else None)
+            walk(elements, f"{section}.{name}", fields_for(section, name), size=size)
 
 
 def _check_blocks(element, where, fields, issues, layouts):
@@ -693,6 +773,7 @@ def _check_blocks(element, where, fields, issues, layouts):
         extra = {block["as"]} if isinstance(block.get("as"), str) else set()
         _check_templates(block, f"{where}.flow[{j + 1}]", fields, issues, layouts, extra)
         _check_values(block, f"{where}.flow[{j + 1}]", issues, layouts.book.families)
+        _check_effects(block, f"{where}.flow[{j + 1}]", issues, layouts.colours)
 
 
 def _check_values(element, where: str, issues: IssueList, fonts) -> None:
@@ -705,6 +786,16 @@ def _check_values(element, where: str, issues: IssueList, fonts) -> None:
             problem = _value_problem(key, value)
         if problem:
             issues.add(element.line_of(key), f"{where}.{key}", problem)
+
+
+def _check_effects(element, where: str, issues: IssueList, colours) -> None:
+    """An element's or block's own outline and shadow (a style's are checked with the style)."""
+    for key in EFFECTS:
+        if key in element:
+            _, problems = effect_problems(key, element[key], lambda v: _named_colour(v, colours))
+            for sub, problem in problems:
+                issues.add(value_line(element, key, sub), f"{where}.{key}.{sub}" if sub else f"{where}.{key}",
+                           problem)
 
 
 _POSITIONS = {"line": 4, "offset": 2, "step": 2}    # settings that are lists of positions, and how long
@@ -761,17 +852,20 @@ def _check_templates(element, where, fields, issues, layouts, loop_vars=frozense
                                f"no {what} named {node.name!r}{did_you_mean(node.name, known)}")
 
 
-def _check_safe(element, where, layouts: Layouts, issues: IssueList, offset=(0.0, 0.0)) -> None:
+def _check_safe(element, where, layouts: Layouts, issues: IssueList, offset=(0.0, 0.0), size=None) -> None:
     box = element.get("at")
     if not (isinstance(box, list) and len(box) == 4 and all(isinstance(v, (int, float)) for v in box)):
         return
-    x, y, w, h = box
+    angle = element.get("rotate", 0)
+    x, y, w, h = turned_box(box, angle) if isinstance(angle, (int, float)) else box
     x, y = x + offset[0], y + offset[1]
     s = layouts.safe
-    over = max(s - x, s - y, x + w - (layouts.width - s), y + h - (layouts.height - s))
+    width, height = size or (layouts.width, layouts.height)
+    over = max(s - x, s - y, x + w - (width - s), y + h - (height - s))
     if over > 0.01:
         issues.add(element.line_of("at"), f"{where}.at",
-                   f"box {box} reaches {over:.1f} mm past the safe zone ({s} mm inside the cut)")
+                   f"box {box}{' turned' if x != box[0] + offset[0] or w != box[2] else ''} reaches "
+                   f"{over:.1f} mm past the safe zone ({s} mm inside the cut)")
 
 
 # -- laying out a card ---------------------------------------------------------------------------
@@ -797,7 +891,7 @@ def field_boxes(layouts: Layouts, card: Card) -> tuple[Face, list[FieldBox]]:
 
 
 def _layout(layouts: Layouts, card: Card, boxes: list | None) -> Face:
-    face = Face(card.name, layouts.width, layouts.height, layouts.bleed, radius=layouts.radius)
+    face = Face(card.name, *layouts.size_of(card.type), layouts.bleed, radius=layouts.radius)
     ctx = Context(layouts, card)
     ctx.boxes = boxes
     _render(layouts.types[card.type], ctx, face.items, f"types.{card.type}", (0.0, 0.0))
@@ -875,11 +969,29 @@ def back_name(layouts: Layouts, card: Card | None, deck=None) -> str:
     return "default"
 
 
-def layout_back(layouts: Layouts, name: str, card: Card | None = None) -> Face:
-    face = Face(f"back: {name}", layouts.width, layouts.height, layouts.bleed, radius=layouts.radius)
+def layout_back(layouts: Layouts, name: str, card: Card | None = None,
+                size: tuple[float, float] | None = None) -> Face:
+    """A back at `size` (default: the size of `card`, or of the cards that take it: back_size)."""
     ctx = Context(layouts, card)
+    ctx.size = size or (ctx.size if card is not None else back_size(layouts, name))
+    face = Face(f"back: {name}", *ctx.size, layouts.bleed, radius=layouts.radius)
     _render(layouts.backs[name], ctx, face.items, f"backs.{name}", (0.0, 0.0))
     return face
+
+
+def back_size(layouts: Layouts, name: str) -> tuple[float, float]:
+    """The size of a back's own picture (backs/<name>.png, the TTS back): that of the cards that
+    take it (the first of them, in the game's order, when cards of several sizes do: the proxy
+    sheets draw it at each card's size)."""
+    if not layouts.sizes:
+        return (layouts.width, layouts.height)
+    for card in layouts.game.cards.values():
+        try:
+            if back_name(layouts, card) == name:
+                return layouts.size_of(card.type)
+        except LayoutError:
+            continue                    # (reported where the backs are drawn)
+    return (layouts.width, layouts.height)
 
 
 def layout_reference(layouts: Layouts, name: str) -> Face:
@@ -898,14 +1010,15 @@ def reference_copies(game: Game) -> int:
 def _box(ctx: Context, value, where: str, offset, key: str = "at") -> tuple[float, float, float, float]:
     layouts = ctx.layouts
     dx, dy = offset
+    width, height = ctx.size
     if value == "bleed":
         b = layouts.bleed
-        return (-b, -b, layouts.width + 2 * b, layouts.height + 2 * b)
+        return (-b, -b, width + 2 * b, height + 2 * b)
     if value == "trim":
-        return (0.0, 0.0, layouts.width, layouts.height)
+        return (0.0, 0.0, width, height)
     if value == "safe":
         s = layouts.safe
-        return (s, s, layouts.width - 2 * s, layouts.height - 2 * s)
+        return (s, s, width - 2 * s, height - 2 * s)
     if type(value) is list and len(value) == 4 and all(type(v) in (int, float) for v in value):
         x, y, w, h = value  # plain numbers, the common case: no expression to evaluate
         return (x + dx, y + dy, w, h)
@@ -925,7 +1038,7 @@ _SHAPE_RULES = (limits.POSITION, limits.POSITION, limits.SIZE, limits.SIZE)
 def _render(elements, ctx: Context, out: list, where: str, offset) -> None:
     fixed = ctx.layouts.fixed
     for i, element in enumerate(elements):
-        key = (id(element), offset)
+        key = (id(element), offset, ctx.size)
         known = fixed.get(key)
         if known is not None and known is not _VARIES:
             out.extend(known)
@@ -1011,6 +1124,12 @@ def _style_for(el, ctx: Context, where: str) -> Style:
         if key == "colour":
             resolved[key] = ctx.colour(value, where)
             continue
+        if key in EFFECTS:
+            resolved[key], problems = effect_problems(key, value, lambda v: ctx.colour(v, where))
+            if problems:
+                sub, problem = problems[0]
+                raise LayoutError(ctx.card, f"{where}.{key}.{sub}" if sub else f"{where}.{key}", problem)
+            continue
         if not _has_template(value):        # written in the file: checked when the layouts loaded
             resolved[key] = value
             continue
@@ -1046,8 +1165,15 @@ def _text(el, ctx, out, where, offset):
     box = _box(ctx, el["at"], where, offset)
     style = _style_for(el, ctx, where)
     right = ctx.text(el["right"]) if "right" in el else ""
-    ctx.note_box(el, "text", box)
-    _draw_text(text, right, box, style, ctx, out, where, _field_of(el))
+    angle = _setting(el, "rotate", 0, ctx, where) % 360
+    ctx.note_box(el, "text", turned_box(box, angle))
+    if not angle:
+        _draw_text(text, right, box, style, ctx, out, where, _field_of(el))
+        return
+    items: list = []
+    style = shadow_upright(style, angle)
+    _draw_text(text, right, upright(box, angle), style, ctx, items, where, _field_of(el))
+    out.append(turned(box, angle, items, reach(style)))
 
 
 def _draw_text(text, right, box, style: Style, ctx: Context, out, where, field_name):
@@ -1066,10 +1192,10 @@ def _draw_text(text, right, box, style: Style, ctx: Context, out, where, field_n
             shift = _first_baseline(runs) - _first_baseline(right_runs)
             for r in right_runs:
                 r.y += shift
-            out.extend(runs + right_runs)
+            out.extend(with_effects(runs + right_runs, style))
         else:
-            out.extend(fit_text(text, box, style, layouts.book, layouts.text_icons, list(game.keywords),
-                                hyphenation_language(game)))
+            out.extend(with_effects(fit_text(text, box, style, layouts.book, layouts.text_icons,
+                                             list(game.keywords), hyphenation_language(game)), style))
     except Overflow as exc:
         raise LayoutError(ctx.card, field_name,
                           f"text does not fit its box at the minimum size {style.min_size}pt "
@@ -1241,8 +1367,12 @@ def _image(el, ctx, out, where, offset):
         check_art(str(path), _print_pixels(box[2], box[3]), fit)
     except ArtError as exc:
         raise _art_error(ctx.card, el["image"], f"{rel} {exc}") from None
-    ctx.note_box(el, "image", box)
-    out.append(Picture(*box, str(path), fit))
+    angle = _setting(el, "rotate", 0, ctx, where) % 360
+    ctx.note_box(el, "image", turned_box(box, angle))
+    if not angle:
+        out.append(Picture(*box, str(path), fit))
+    else:           # fitted to the box turned to the nearest quarter, then turned the rest
+        out.append(turned(box, angle, [Picture(*upright(box, angle), str(path), fit)]))
 
 
 def _print_pixels(width_mm: float, height_mm: float) -> tuple[int, int]:

@@ -64,6 +64,14 @@ ELEMENT_NUMBERS = {
     "gap": Range(0, 50, "a gap in mm"),
     "min_scale": Range(0.1, 1, "a scale"),
     "repeat": Range(0, 100, "a whole number", whole=True),
+    "rotate": Range(-360, 360, "an angle in degrees (clockwise)"),
+}
+
+# text outlines and shadows, and the angle of a turned element
+EFFECT_NUMBERS = {
+    "outline.width": Range(0, 3, "an outline width in mm"),
+    "shadow.dx": Range(-10, 10, "an offset in mm"),
+    "shadow.dy": Range(-10, 10, "an offset in mm"),
 }
 
 # coordinates: from the trim's top-left corner (negative in the bleed), and the sizes of boxes

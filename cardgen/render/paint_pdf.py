@@ -6,7 +6,7 @@ import io
 
 from cardgen.render import fallback, filecache, shaping
 from cardgen.render.art import art_bytes, load_art, load_svg, tinted
-from cardgen.render.display import Ellipse, Face, Line, Picture, Polygon, Rect, Run
+from cardgen.render.display import Ellipse, Face, Line, Picture, Polygon, Rect, Run, Turned
 
 MM = 72 / 25.4   # points per millimetre
 
@@ -360,6 +360,14 @@ def draw_face(canvas, face: Face, left: float, top: float, clip: str = "bleed") 
         return top - y * MM
 
     for item in face.items:
+        if isinstance(item, (Turned, Run)) and (isinstance(item, Turned) or item.outline):
+            if text is not None:
+                canvas.drawText(text)
+                text, pen.out = None, code
+            (_draw_turned if isinstance(item, Turned) else _draw_outline)(canvas, item, left, top)
+            pen = _Pen(canvas, fast)             # its own save/restore: the state is unknown
+            code = pen.code
+            continue
         if isinstance(item, Run):
             register_font(item.font_name, item.font)
             # an alpha change is a graphics-state operator: it goes between text objects, not
@@ -415,6 +423,33 @@ def draw_face(canvas, face: Face, left: float, top: float, clip: str = "bleed") 
             code = pen.code
     if text is not None:
         canvas.drawText(text)
+    canvas.restoreState()
+
+
+def _draw_turned(canvas, item: Turned, left: float, top: float) -> None:
+    """Turned items: drawn as any others, in a coordinate system turned about their centre."""
+    cx, cy = left + item.cx * MM, top - item.cy * MM
+    canvas.saveState()
+    canvas.translate(cx, cy)
+    canvas.rotate(-item.angle)          # (PDF turns anticlockwise, y up; ours clockwise, y down)
+    canvas.translate(-cx, -cy)
+    draw_face(canvas, Face("turned", 0.0, 0.0, 0.0, list(item.items)), left, top, clip="none")
+    canvas.restoreState()
+
+
+def _draw_outline(canvas, item: Run, left: float, top: float) -> None:
+    """An outline run: its glyphs stroked (text render mode 1) with round joins, the line twice
+    the outline's width, as the stroke is centred on the glyph's edge; the letters drawn after it
+    cover its inner half. (Mode 2, fill then stroke, would paint that half over the letters.)"""
+    from dataclasses import replace
+
+    canvas.saveState()
+    r, g, b, a = item.colour
+    canvas.setStrokeColorRGB(r / 255, g / 255, b / 255, alpha=a / 255)
+    canvas.setLineWidth(2 * item.outline * MM)
+    canvas.setLineJoin(1)
+    canvas.addLiteral("1 Tr")           # (text state: kept across the text objects until restored)
+    draw_face(canvas, Face("outline", 0.0, 0.0, 0.0, [replace(item, outline=0.0)]), left, top, clip="none")
     canvas.restoreState()
 
 

@@ -10,7 +10,7 @@ from functools import lru_cache
 from cardgen.render import fallback, filecache, shaping
 from cardgen.render.art import load_art, load_svg, tinted
 from cardgen.render.deflate import PNG_LEVEL, deflater
-from cardgen.render.display import MM_PER_INCH, Ellipse, Face, Line, Picture, Polygon, Rect, Run
+from cardgen.render.display import MM_PER_INCH, Ellipse, Face, Line, Picture, Polygon, Rect, Run, Turned
 from cardgen.render.fonts import load_face
 from cardgen.render.memo import BoundedCache, bounded_cache, image_bytes
 
@@ -64,7 +64,7 @@ def paint_png(face: Face, dpi: int = 300):
     b = face.bleed
     width = round((face.width + 2 * b) * k)
     height = round((face.height + 2 * b) * k)
-    split = next((i for i, item in enumerate(face.items) if isinstance(item, (Run, Picture))),
+    split = next((i for i, item in enumerate(face.items) if isinstance(item, (Run, Picture, Turned))),
                  len(face.items))
     key = (width, height, dpi, b, repr(face.items[:split]))
     layer = _LAYERS.get(key)
@@ -144,6 +144,8 @@ def _paint_items(image, items, k: float, b: float) -> None:
                 item.font, item.size * dpi / 72, item.text, round(x % 1 * 4) / 4, item.colour[3])
             if mask is None:
                 continue
+            if item.outline:
+                mask, left, top = _outline_mask(mask, left, top, item.outline * k)
             box = (round(x - x % 1) + left, round(y) + top,
                    round(x - x % 1) + left + mask.size[0], round(y) + top + mask.size[1])
             if fast:
@@ -172,6 +174,76 @@ def _paint_items(image, items, k: float, b: float) -> None:
             offset = (round(x0 + (item.w * k - picture.width) / 2),
                       round(y0 + (item.h * k - picture.height) / 2))
             image.paste(picture, offset, picture)
+        elif isinstance(item, Turned):
+            _paint_turned(image, item, k, b)
+
+
+def _outline_mask(mask, left: int, top: int, radius: float):
+    """A run's outline (drawn under its letters): what the PDF's stroke of the glyphs covers, a
+    line 2 * `radius` pixels wide centred on their edges with round joins. The coverage grown by
+    the radius (the most of it within a disc) where the space around the glyphs grown by it
+    reaches too: so a translucent outline overlaps the letters exactly as the PDF's does."""
+    from PIL import Image, ImageChops
+
+    core = not isinstance(mask, Image.Image)
+    mask = Image.Image()._new(mask) if core else mask      # (the fast path's masks are core images)
+    pad = int(radius) + 2
+    inside = Image.new("L", (mask.width + 2 * pad, mask.height + 2 * pad), 0)
+    inside.paste(mask, (pad, pad))
+    full = mask.getextrema()[1]             # (the run's alpha: its solid coverage)
+    outside = inside.point(lambda v: full - v)
+    ring = ImageChops.darker(_grown(inside, radius, pad, 0), _grown(outside, radius, pad, full))
+    return (ring.im if core else ring), left - pad, top - pad
+
+
+def _grown(image, radius: float, pad: int, edge: int):
+    """The most coverage within `radius` pixels of each pixel (`edge`: the coverage past the
+    image's border). A shift up to a pixel longer than the radius counts in part, so the grown
+    edge is antialiased as a stroke's is."""
+    import math
+
+    from PIL import Image, ImageChops
+
+    grown = image
+    for dy in range(-pad, pad + 1):
+        for dx in range(-pad, pad + 1):
+            weight = min(1.0, radius + 1 - math.hypot(dx, dy))
+            if weight <= 0 or dx == dy == 0:
+                continue
+            shifted = Image.new("L", image.size, edge)
+            shifted.paste(image if weight == 1 else image.point(lambda v, w=weight: round(v * w)), (dx, dy))
+            grown = ImageChops.lighter(grown, shifted)
+    return grown
+
+
+def _paint_turned(image, item: Turned, k: float, b: float) -> None:
+    """Turned items: painted upright on a square layer around the turn's centre (its colours
+    premultiplied by its coverage, so each band turns on its own, resampled exactly), turned
+    about the centre and laid over the card. Quarter turns move whole pixels."""
+    import math
+    from dataclasses import replace
+
+    from PIL import Image
+
+    cx, cy = (item.cx + b) * k, (item.cy + b) * k
+    x, y, w, h = item.box
+    corners = [((px + b) * k, (py + b) * k) for px in (x, x + w) for py in (y, y + h)]
+    # (2 mm more: a glyph's ink may reach a little past the box it was fitted to)
+    radius = math.ceil(max(math.hypot(px - cx, py - cy) for px, py in corners) + 2 * k)
+    left, top = math.floor(cx) - radius - 1, math.floor(cy) - radius - 1
+    side = 2 * radius + 3
+    moved = [replace(i, x=i.x - left / k, y=i.y - top / k) for i in item.items]
+    white = [replace(i, colour=(255, 255, 255, i.colour[3])) if isinstance(i, Run)
+             else replace(i, tint=(255, 255, 255, i.tint[3] if i.tint else 255)) for i in moved]
+    colours, cover = Image.new("RGB", (side, side)), Image.new("RGB", (side, side))
+    _paint_items(colours, moved, k, b)
+    _paint_items(cover, white, k, b)
+    quarter = item.angle % 90 == 0
+    bands = [band.rotate(-item.angle, Image.NEAREST if quarter else Image.BICUBIC,
+                         center=(cx - left, cy - top))
+             for band in (*colours.split(), cover.getchannel(0))]
+    layer = Image.merge("RGBa", bands).convert("RGBA")
+    image.paste(layer, (left, top), layer)
 
 
 # Text is drawn glyph by glyph from a cache: FreeType rasterises each character of each size

@@ -39,6 +39,9 @@ class Style:
     italic: bool = False
     bold_keywords: bool = False  # set the game's keywords in bold wherever they appear
     paragraph_gap: float = 0.35  # extra space between paragraphs, in lines
+    # drawn around and under the letters (cardgen.render.effects; the fitting ignores them)
+    outline: tuple | None = None     # (width in mm, colour)
+    shadow: tuple | None = None      # (dx, dy in mm, colour)
 
 
 # A picture icon is this tall (in em of the text around it), its bottom on the baseline: a little

@@ -68,7 +68,7 @@ def trim_warnings(layouts) -> list[Issue]:
     they use, at their fixed group offsets) with an edge closer to the trim than NEAR_TRIM."""
     out: list[Issue] = []
 
-    def walk(elements, where, offset, depth=0):
+    def walk(elements, where, offset, size, depth=0):
         if depth > 8 or not isinstance(elements, list):
             return
         for i, element in enumerate(elements):
@@ -76,16 +76,19 @@ def trim_warnings(layouts) -> list[Issue]:
                 continue
             here = f"{where}[{i + 1}]"
             line = elements.line_of(i) if hasattr(elements, "line_of") else None
-            for message in near_trim(element, layouts.width, layouts.height, offset):
+            for message in near_trim(element, *size, offset):
                 out.append(Issue(layouts.path, line, here, message))
             if "use" in element and element["use"] in layouts.templates:
-                walk(layouts.templates[element["use"]], f"templates.{element['use']}", offset, depth + 1)
+                walk(layouts.templates[element["use"]], f"templates.{element['use']}", offset, size,
+                     depth + 1)
             shift = _numbers(element.get("offset", [0, 0]), 2)
             if "group" in element and shift is not None:
                 moved = (offset[0] + shift[0], offset[1] + shift[1])
-                walk(element["group"], f"{here}.group", moved, depth + 1)
+                walk(element["group"], f"{here}.group", moved, size, depth + 1)
 
     for section in ("types", "backs", "reference"):
         for name, elements in getattr(layouts, section).items():
-            walk(elements, f"{section}.{name}", (0.0, 0.0))
+            # (each type at its own size: card.sizes)
+            size = layouts.size_of(name if section == "types" else None)
+            walk(elements, f"{section}.{name}", (0.0, 0.0), size)
     return list(dict.fromkeys(out))

@@ -67,17 +67,23 @@ def make_sheets(game: Game, out_dir: Path, deck: Deck | None = None,
         raise ContentError([Issue(where, None, "cards", "nothing to print: no cards with copies")])
     stem = output_stem(deck)
     title = game.name if deck is None else f"{game.name}: {deck.name}"
-    docs = []    # (path, imposition or None for singles, digest of its inputs)
+    docs = []    # (path, imposition (of each size) or None for singles, digest of its inputs)
+    counts = _counts_by_size(layouts, wanted, deck)
     for paper in options.papers:
-        try:
-            imp = impose(paper, layouts.width, layouts.height, gap=options.gap,
-                         bleed=layouts.bleed if options.bleed else 0.0, fold=options.backs == "fold")
-        except ValueError as exc:
-            raise ContentError([Issue(layouts.path, None, "card.size", str(exc))]) from None
+        imps = {}
+        for size in counts:
+            try:
+                imps[size] = impose(paper, *size, gap=options.gap, fold=options.backs == "fold",
+                                    bleed=layouts.bleed if options.bleed else 0.0)
+            except ValueError as exc:
+                raise ContentError([Issue(layouts.path, None, "card.size", str(exc))]) from None
+        imp = next(iter(imps.values())) if len(imps) == 1 else imps
         digest = prints_key(layouts, wanted, title, imp, options.backs, options.offset)
         docs.append((out_dir / f"{stem}-{paper}.pdf", imp, digest))
         if notes is not None:
-            notes.append(_describe(imp, count, options))
+            notes.append("; ".join(_describe(imps[size], n, options) + (f" ({size[0]:g} x {size[1]:g} mm)"
+                                                                      if len(imps) > 1 else "")
+                                   for size, n in counts.items()))
     if options.singles:
         digest = prints_key(layouts, wanted, title, "singles", options.backs != "none")
         docs.append((out_dir / f"{stem}-singles.pdf", None, digest))
@@ -97,9 +103,26 @@ def make_sheets(game: Game, out_dir: Path, deck: Deck | None = None,
             for i in todo:
                 _write_doc(load, options, docs[i])
         remember(out_dir, {docs[i][0].name: docs[i][2] for i in todo})
-    outputs.remember(game, out_dir, {f"sheets {imp.paper if imp else 'singles'}": [path]
+    outputs.remember(game, out_dir, {f"sheets {_paper(imp) if imp else 'singles'}": [path]
                                      for path, imp, _digest in docs}, deck.path if deck else None)
     return [path for path, _imp, _digest in docs]
+
+
+def _counts_by_size(layouts, wanted, deck) -> dict[tuple[float, float], int]:
+    """How many copies print at each card size (card.sizes), the sizes in the order they come;
+    the whole set's player aids are the card's size."""
+    counts: dict[tuple[float, float], int] = {}
+    for card, n in wanted:
+        size = layouts.size_of(card.type)
+        counts[size] = counts.get(size, 0) + n
+    if deck is None and layouts.reference:
+        size = (layouts.width, layouts.height)
+        counts[size] = counts.get(size, 0)
+    return counts
+
+
+def _paper(imp) -> str:
+    return (next(iter(imp.values())) if isinstance(imp, dict) else imp).paper
 
 
 @dataclass

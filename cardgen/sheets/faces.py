@@ -20,7 +20,7 @@ from cardgen.fsutil import read_record, write_atomic
 from cardgen.inputs import DRAWING_CODE, code_digest, face_key
 from cardgen.model import Card
 from cardgen.parallel import can_fork, first_of_each, usable_cpus, worker_pool
-from cardgen.render.display import Ellipse, Face, Line, Picture, Polygon, Rect, Run
+from cardgen.render.display import Ellipse, Face, Line, Picture, Polygon, Rect, Run, Turned
 from cardgen.render.layout import (
     LayoutError,
     Layouts,
@@ -31,9 +31,9 @@ from cardgen.render.layout import (
     layout_reference,
 )
 
-KINDS = {cls.__name__: cls for cls in (Rect, Ellipse, Polygon, Line, Run, Picture)}
+KINDS = {cls.__name__: cls for cls in (Rect, Ellipse, Polygon, Line, Run, Picture, Turned)}
 PARALLEL_FROM = 24          # fewer cards than this are laid out in this process
-CACHE_FORMAT = 1
+CACHE_FORMAT = 2                    # 2: Run.outline, Turned (a list of items inside an item)
 
 
 def lay_out(layouts: Layouts, cards: list[Card], with_backs: bool, cache: Path | None = None,
@@ -62,12 +62,13 @@ def lay_out(layouts: Layouts, cards: list[Card], with_backs: bool, cache: Path |
             faces[task] = face
     backs: dict[str, Face | None] = {}
     if with_backs:
-        by_name: dict[str, Face] = {}
+        by_name: dict[tuple, Face] = {}
         for card in cards:
             try:
-                which = back_name(layouts, card, deck)
+                # (a back is drawn at the size of its card)
+                which = back_name(layouts, card, deck), layouts.size_of(card.type)
                 if which not in by_name:
-                    by_name[which] = layout_back(layouts, which)
+                    by_name[which] = layout_back(layouts, which[0], size=which[1])
                 backs[card.name] = by_name[which]
             except LayoutError as exc:
                 issues.append(exc.issue())
@@ -131,7 +132,21 @@ def _one(layouts: Layouts, task):
 def _face_to(face: Face) -> dict:
     return {"name": face.name, "width": face.width, "height": face.height, "bleed": face.bleed,
             "radius": face.radius,
-            "items": [[type(item).__name__, *_FIELDS[type(item)](item)] for item in face.items]}
+            "items": [_item_to(item) for item in face.items]}
+
+
+def _item_to(item) -> list:
+    if isinstance(item, Turned):        # (its items, each as a list of its own)
+        return ["Turned", item.cx, item.cy, item.angle, item.box, [_item_to(i) for i in item.items]]
+    return [type(item).__name__, *_FIELDS[type(item)](item)]
+
+
+def _item_from(data: list):
+    kind, *values = data
+    if kind == "Turned":
+        *numbers, items = values
+        return Turned(*(_tuples(v) for v in numbers), [_item_from(i) for i in items])
+    return KINDS[kind](*(_tuples(v) if isinstance(v, list) else v for v in values))
 
 
 # each item kind's fields, read in declaration order (the order _face_from passes them back)
@@ -143,8 +158,7 @@ def _tuples(value):
 
 
 def _face_from(data: dict) -> Face:
-    items = [KINDS[kind](*(_tuples(v) if isinstance(v, list) else v for v in values))
-             for kind, *values in data["items"]]
+    items = [_item_from(item) for item in data["items"]]
     return Face(data["name"], data["width"], data["height"], data["bleed"], items, data["radius"])
 
 

@@ -135,21 +135,45 @@ def start(load: Deckload, with_backs: bool) -> Started:
     return Started(canvas, buf, regular, bold, forms)
 
 
-def sheets_pdf(load: Deckload, imp: Imposition, backs: str, offset=(0.0, 0.0),
+def by_size(load: Deckload) -> dict[tuple[float, float], list[int]]:
+    """The copies of each card size, in the order the sizes first come (each prints on its own
+    pages)."""
+    out: dict[tuple[float, float], list[int]] = {}
+    for i, face in enumerate(load.faces):
+        out.setdefault((face.width, face.height), []).append(i)
+    return out
+
+
+def sheets_pdf(load: Deckload, imp: Imposition | dict, backs: str, offset=(0.0, 0.0),
                started: Started | None = None) -> bytes:
-    """The proxy sheets for one paper size (finishing `started`, or a new document)."""
+    """The proxy sheets for one paper size (finishing `started`, or a new document). `imp`: the
+    imposition of the cards, or of each card size ((width, height) -> Imposition): each size is
+    imposed on pages of its own, one after the other."""
     doc = started or start(load, backs != "none")
+    imps = imp if isinstance(imp, dict) else None
+    first = next(iter(imps.values())) if imps else imp
+    doc.canvas.setTitle(f"{load.title}: proxies ({first.paper})")
+    groups = by_size(load) or {(first.card_w, first.card_h): []}
+    for size, copies in groups.items():
+        part = f"{size[0]:g} x {size[1]:g} mm" if len(groups) > 1 else ""
+        _size_pages(doc, load, imps[size] if imps else imp, copies, backs, offset, part)
+    doc.canvas.save()
+    return doc.buf.getvalue()
+
+
+def _size_pages(doc: Started, load: Deckload, imp: Imposition, copies: list[int], backs: str, offset,
+                part: str) -> None:
+    """The pages of the copies `copies` (indices into the load), all of one size."""
     canvas, regular, bold, forms = doc.canvas, doc.regular, doc.bold, doc.forms
     page_w, page_h = imp.page_w, imp.page_h
     canvas.setPageSize((page_w * MM, page_h * MM))
-    canvas.setTitle(f"{load.title}: proxies ({imp.paper})")
     per_page = imp.per_page
-    count = len(load.faces)
+    count = len(copies)
     sheets = max(1, -(-count // per_page))
     face_pages, back_pages = [], []
     for sheet in range(sheets):
         first = sheet * per_page
-        indices = list(range(first, min(first + per_page, count)))
+        indices = copies[first:first + per_page]
         face_pages.append((sheet, indices))
         if backs in ("duplex-long", "duplex-short", "separate"):
             back_pages.append((sheet, indices))
@@ -160,7 +184,8 @@ def sheets_pdf(load: Deckload, imp: Imposition, backs: str, offset=(0.0, 0.0),
                  for item in (("face", pair[0]), ("back", pair[1]))]
     else:
         order = [("face", p) for p in face_pages]
-    ctx = _Notes(canvas, regular, bold, imp, load.title, sheets, backs, offset)
+    title = load.title + (f" · {part}" if part else "")
+    ctx = _Notes(canvas, regular, bold, imp, title, sheets, backs, offset)
     for kind, (sheet, indices) in order:
         placed: list[Slot] = []
         if kind == "face":
@@ -188,8 +213,6 @@ def sheets_pdf(load: Deckload, imp: Imposition, backs: str, offset=(0.0, 0.0),
             _fold_line(canvas, imp)
         ctx.draw(kind, sheet, placed)
         canvas.showPage()
-    canvas.save()
-    return doc.buf.getvalue()
 
 
 def _page_boxes(canvas, imp: Imposition, slots: list[Slot]) -> None:
@@ -322,21 +345,25 @@ class _Notes:
         self._text(u + length + 1.2, base + 0.2, label, 6, False)
 
 
+def _single_page(canvas, face: Face) -> None:
+    """The page size, trim and bleed boxes of a page holding one card at trim + bleed."""
+    b = face.bleed
+    w, h = face.width + 2 * b, face.height + 2 * b
+    canvas.setPageSize((w * MM, h * MM))
+    canvas.setTrimBox([round(b * MM, 3), round(b * MM, 3), round((w - b) * MM, 3), round((h - b) * MM, 3)])
+    canvas.setBleedBox([0, 0, round(w * MM, 3), round(h * MM, 3)])
+
+
 def singles_pdf(load: Deckload, with_backs: bool, started: Started | None = None) -> bytes:
     """Print-on-demand: one page per copy at trim + bleed, its back on the next page."""
     if not load.faces:
         raise ValueError("nothing to print")
     doc = started or start(load, with_backs)
     canvas, forms = doc.canvas, doc.forms
-    first = load.faces[0]
-    b = first.bleed
-    w, h = first.width + 2 * b, first.height + 2 * b
-    canvas.setPageSize((w * MM, h * MM))
     canvas.setTitle(f"{load.title}: print-on-demand singles")
-    canvas.setTrimBox([round(b * MM, 3), round(b * MM, 3), round((w - b) * MM, 3), round((h - b) * MM, 3)])
-    canvas.setBleedBox([0, 0, round(w * MM, 3), round(h * MM, 3)])
     for face, back in zip(load.faces, load.backs, strict=True):
         for side in (face, back) if with_backs and back is not None else (face,):
+            _single_page(canvas, side)          # (each at its own size: card.sizes)
             canvas.doForm(forms[id(side)])
             canvas.showPage()
     canvas.save()

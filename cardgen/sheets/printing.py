@@ -71,7 +71,8 @@ def _add_reference_cards(load, layouts, aids, with_backs: bool) -> None:
 
     copies = reference_copies(layouts.game)
     try:
-        back = layout_back(layouts, "default") if with_backs and "default" in layouts.backs else None
+        back = (layout_back(layouts, "default", size=(layouts.width, layouts.height))   # (an aid's size)
+                if with_backs and "default" in layouts.backs else None)
     except LayoutError as exc:
         raise ContentError([exc.issue()]) from None
     for name in layouts.reference:

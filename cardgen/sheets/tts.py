@@ -87,11 +87,17 @@ class _Pictures:
         if png is not None:
             with Image.open(png) as image:
                 k = image.width / (face.width + 2 * face.bleed)          # px per mm of that PNG
+                if abs(image.height - (face.height + 2 * face.bleed) * k) > 2:
+                    return self._painted(face, size, dpi)   # (a back drawn at another card size)
                 b = face.bleed * k
                 box = (b, b, b + face.width * k, b + face.height * k)
                 # Hamming, not Lanczos: half the time (8 ms a card, not 16), within a JPEG's own
                 # noise of it (mean difference 1 level of 255), as the site's thumbnails
                 return image.convert("RGB").resize(size, Image.HAMMING, box=box)
+        return self._painted(face, size, dpi)
+
+    @staticmethod
+    def _painted(face, size: tuple[int, int], dpi: float):
         from cardgen.render.paint_png import paint_png
 
         image = paint_png(face, dpi)
@@ -158,10 +164,9 @@ def export_tts(game: Game, out_dir: Path, deck: Deck | None = None, fmt: str = "
         return pictures.get(face, size, dpi, back=back_names[id(face)])
 
     images, sheets, custom_decks, ids_of = [], [], {}, {}
-    for sheet_no, start in enumerate(range(0, len(distinct), PER_SHEET), 1):
-        chunk = list(range(start, min(start + PER_SHEET, len(distinct))))
+    for sheet_no, chunk in enumerate(_chunks(faces), 1):
         cols, rows = grid_for(len(chunk))
-        cw, ch, dpi = cell_size(layouts.width, layouts.height, cols, rows)
+        cw, ch, dpi = cell_size(faces[chunk[0]].width, faces[chunk[0]].height, cols, rows)
         sheet = Image.new("RGB", (cols * cw, rows * ch), "white")
         for slot, i in enumerate(chunk):
             sheet.paste(picture(i, faces[i], (cw, ch), dpi), ((slot % cols) * cw, (slot // cols) * ch))
@@ -185,7 +190,10 @@ def export_tts(game: Game, out_dir: Path, deck: Deck | None = None, fmt: str = "
             back_path = out_dir / f"{stem}-backs-{sheet_no}.{fmt}"
             images.append(write_atomic(back_path, _encode(back_sheet, fmt)))
         else:
-            back_path = out_dir / f"{stem}-back-{_slugname(first_back.name)}.{fmt}"
+            # (a back drawn at another size than the card's (card.sizes) has a name of its own)
+            other = (first_back.width, first_back.height) != (layouts.width, layouts.height)
+            size = f"-{first_back.width:g}x{first_back.height:g}".replace(".", "_") if other else ""
+            back_path = out_dir / f"{stem}-back-{_slugname(first_back.name)}{size}.{fmt}"
             if back_path not in images:
                 images.append(write_atomic(back_path, _encode(hidden_face, fmt)))
         custom_decks[str(sheet_no)] = {
@@ -194,10 +202,20 @@ def export_tts(game: Game, out_dir: Path, deck: Deck | None = None, fmt: str = "
         }
         sheets.append({"id": sheet_no, "cols": cols, "rows": rows, "cards": len(chunk),
                        "size": sheet.size, "hidden_slot": hidden, "dpi": round(dpi, 1)})
-    data = _saved_object(game, title, wanted, ids_of, custom_decks, layouts.width, layouts.height)
+    data = _saved_objects(game, title, wanted, faces, ids_of, custom_decks)
     json_path = write_atomic(out_dir / f"{stem}.json", json.dumps(data, indent=2, ensure_ascii=False) + "\n")
     remember(out_dir, {json_path.name: digest})
     return _recorded(game, TTSResult(json_path, images, sheets, sum(n for _, n in wanted)), fmt, deck)
+
+
+def _chunks(faces) -> list[list[int]]:
+    """The distinct cards (indices) of each sheet: the cards of each size (card.sizes) on sheets
+    of their own, at most PER_SHEET a sheet."""
+    by_size: dict[tuple[float, float], list[int]] = {}
+    for i, face in enumerate(faces):
+        by_size.setdefault((face.width, face.height), []).append(i)
+    return [cards[start:start + PER_SHEET] for cards in by_size.values()
+            for start in range(0, len(cards), PER_SHEET)]
 
 
 def _recorded(game: Game, result: TTSResult, fmt: str, deck: Deck | None) -> TTSResult:
@@ -214,10 +232,12 @@ def _previous(json_path: Path) -> TTSResult | None:
     from PIL import Image
 
     try:
-        [obj] = json.loads(json_path.read_text())["ObjectStates"]
-        cards = obj.get("ContainedObjects", [obj])          # a one-card "deck" is a lone Card
+        objects = json.loads(json_path.read_text())["ObjectStates"]     # (a deck for each card size)
+        # a one-card "deck" is a lone Card
+        cards = [card for obj in objects for card in obj.get("ContainedObjects", [obj])]
+        decks = {key: deck for obj in objects for key, deck in obj["CustomDeck"].items()}
         images, sheets = [], []
-        for key, deck in obj["CustomDeck"].items():
+        for key, deck in decks.items():
             face, back = json_path.parent / deck["FaceURL"], json_path.parent / deck["BackURL"]
             with Image.open(face) as image:
                 size = image.size
@@ -237,6 +257,30 @@ def _slugname(name: str) -> str:
     from cardgen.filenames import file_stem
 
     return file_stem(name.removeprefix("back: "))
+
+
+def _saved_objects(game: Game, title: str, wanted, faces, ids_of: dict, custom_decks: dict) -> dict:
+    """The saved object: one deck, or one deck for each card size (card.sizes), side by side."""
+    by_size: dict[tuple[float, float], list] = {}
+    for (card, count), face in zip(wanted, faces, strict=True):
+        by_size.setdefault((face.width, face.height), []).append((card, count))
+    if len(by_size) == 1:
+        [(w, h)] = by_size
+        return _saved_object(game, title, wanted, ids_of, custom_decks, w, h)
+    data, x = None, 0.0
+    for (w, h), cards in by_size.items():
+        name = f"{title} ({w:g} x {h:g} mm)"
+        own = _saved_object(game, name, cards, ids_of, custom_decks, w, h)
+        [obj] = own["ObjectStates"]
+        obj["Transform"]["posX"] = round(x, 2)
+        if "CustomDeck" in obj and obj.get("Name") == "Deck":
+            used = {str(i // 100) for i in obj["DeckIDs"]}
+            obj["CustomDeck"] = {k: v for k, v in obj["CustomDeck"].items() if k in used}
+        x += 2.5 * w / POKER[0] + 0.5          # (TTS units: a poker card is about 2.2 wide)
+        if data is None:
+            data = {**own, "SaveName": title, "ObjectStates": []}
+        data["ObjectStates"].append(obj)
+    return data
 
 
 def _transform(x: float = 0.0, scale=(1.0, 1.0)) -> dict:

@@ -48,6 +48,7 @@
       img.loading = "lazy";
       img.src = card.image;
       img.alt = card.name;
+      if (card.scale < 100) img.style.width = card.scale + "%";   // a smaller card type
       link.appendChild(img);
     }
     const name = document.createElement("span");
