@@ -18,7 +18,8 @@ PAPER = {"a5": "148mm 210mm", "a4": "210mm 297mm", "letter": "8.5in 11in",
          "half-letter": "5.5in 8.5in"}
 
 
-# Cover and heading colours: (accent, dark, light, faint). A game gets one by its id.
+# Cover and heading colours: (accent, dark, light, faint). A game whose layouts.yaml gives no
+# colour strong enough for a cover gets one of these by its id.
 PALETTES = [
     ("#9b2226", "#6a1518", "#d9a3a5", "#f7ecec"),   # lacquer red
     ("#1d4e89", "#12345c", "#9fb8d8", "#edf2f8"),   # indigo
@@ -28,6 +29,12 @@ PALETTES = [
     ("#005f73", "#003f4d", "#94c5cf", "#e9f3f5"),   # teal
 ]
 def palette(game: Game) -> dict:
+    """The game's own colours (cardgen.publish.colours), else a stock palette chosen by its id."""
+    from cardgen.publish.colours import game_palette
+
+    own = game_palette(game)
+    if own:
+        return own
     accent, dark, light, faint = PALETTES[zlib.crc32(game.id.encode()) % len(PALETTES)]
     return {"accent": accent, "accent_dark": dark, "accent_light": light, "accent_faint": faint}
 

@@ -10,9 +10,10 @@ from markupsafe import Markup, escape
 from cardgen.errors import ContentError, Issue
 from cardgen.model import Game
 from cardgen.outputs import remember
-from cardgen.publish import anatomy, sections
+from cardgen.publish import anatomy, diagrams, sections
 from cardgen.publish.chapters import Block, Chapter, parse_chapter, read_chapter_files, slugify
 from cardgen.publish.document import PAPER, base_context, make_fetcher, palette, render_template, write_pdf
+from cardgen.publish.faces import Faces, showcase
 from cardgen.publish.nodes import lookup
 
 DEFAULT_PAPER = "a5"
@@ -26,6 +27,7 @@ class Book:
     chapters: list[Chapter]
     warnings: list[str] = field(default_factory=list)
     extra_files: list[Path] = field(default_factory=list)
+    faces: Faces | None = None          # the real cards the cover and diagrams draw
 
 
 def players_text(game: Game) -> str:
@@ -41,6 +43,7 @@ def default_chapters() -> list[tuple[str, list[Block]]]:
     return [
         ("About the game", [Block(name="about")]),
         ("Components", [Block(name="components"), Block(name="card-anatomy")]),
+        ("The table", [Block(name="play-area"), Block(name="setup")]),
         ("Keywords", [Block(name="keywords")]),
         ("Reference tables", [Block(name="tables")]),
         ("Examples and questions", [Block(name="examples"), Block(name="faq")]),
@@ -80,7 +83,7 @@ def assemble(game: Game, out_dir: Path | None = None) -> Book:
         for title, blocks in default_chapters():
             chapters.append(Chapter(title=title, slug=slugify(title, taken), blocks=blocks))
 
-    book = Book(chapters=[])
+    book = Book(chapters=[], faces=Faces(game, out_dir, []))
     scenarios = sections.load_scenarios(game)
     back = [c for c in chapters if c.page == "back"]
     if len(back) > 1:
@@ -123,6 +126,8 @@ def _fill(game: Game, block: Block, chapter: Chapter, scenarios, out_dir, book: 
         except KeyError as exc:
             raise ContentError([Issue(chapter.source, block.line, None,
                                       f"[[rulings:{block.arg}]]: {exc.args[0]}")]) from None
+    if block.name in sections.DIAGRAMS:
+        return _diagram(game, block, chapter, book)
     image = None
     if block.name == "card-anatomy" and out_dir is not None:
         try:
@@ -141,6 +146,17 @@ def _fill(game: Game, block: Block, chapter: Chapter, scenarios, out_dir, book: 
     return sections.generate(game, block.name, block.arg, chapter.source, block.line, image)
 
 
+def _diagram(game: Game, block: Block, chapter: Chapter, book: Book) -> list[dict]:
+    """[[play-area]] or [[setup]]: the table drawn from game.yaml play_area."""
+    if chapter.source is None and not game.meta.get("play_area"):
+        return []                       # a game without rules/ nor a play area: nothing to draw
+    try:
+        return diagrams.diagram(game, book.faces, block.name == "setup", palette(game)["accent"])
+    except KeyError as exc:
+        raise ContentError([Issue(chapter.source, block.line, None,
+                                  f"[[{block.name}]]: {exc.args[0]}")]) from None
+
+
 def _image_url(game: Game, src: str) -> str:
     """A Markdown image path -> file URL inside the game folder (ValueError says why not)."""
     if not src:
@@ -156,10 +172,22 @@ def _image_url(game: Game, src: str) -> str:
     return path.resolve().as_uri()
 
 
+COVER_CARDS = 3
+COVER_DPI = 150
+
+
+def cover_cards(game: Game, book: Book) -> dict:
+    """A few of the game's own cards for the cover, drawn by the card renderer."""
+    if book.faces is None:
+        return {"cover_cards": []}
+    paths = [book.faces.png(card, COVER_DPI) for card in showcase(game, COVER_CARDS)]
+    return {"cover_cards": [p.resolve().as_uri() for p in paths if p is not None]}
+
+
 def render_html(game: Game, book: Book, paper: str = DEFAULT_PAPER, lang: str = "en") -> str:
     n_sections = sum(len(c.sections) for c in book.chapters) + len(book.chapters)
     size = PAPER.get(paper, paper)
-    context = base_context(game, paper) | palette(game) | {
+    context = base_context(game, paper) | palette(game) | cover_cards(game, book) | {
         "chapters": book.chapters, "lang": lang, "players": players_text(game),
         "toc_sections": n_sections <= TOC_SECTION_LIMIT,
         "cover_height": size.split()[-1] if " " in size else "210mm",
@@ -173,10 +201,11 @@ def build_rulebook(game: Game, out_dir: Path, paper: str = DEFAULT_PAPER,
     out_dir = Path(out_dir)
     book = assemble(game, out_dir)
     # the card anatomy pictures: one of a card that is gone (or no longer shown) goes
-    remember(game, out_dir, {"rulebook": [f for p in book.extra_files for f in anatomy.anatomy_files(p)]})
+    remember(game, out_dir, {"rulebook": [f for p in book.extra_files for f in anatomy.anatomy_files(p)]
+                                         + book.faces.files})
     html = render_html(game, book, paper)
     source = game.folder / "rules" if (game.folder / "rules").is_dir() else game.folder / "game.yaml"
-    fetcher = make_fetcher(game, source, book.extra_files)
+    fetcher = make_fetcher(game, source, [*book.extra_files, *book.faces.files])
     for chapter in book.chapters:
         for url, line in chapter.images:
             fetcher.sources.setdefault(url, (chapter.source, line))    # its first use is blamed

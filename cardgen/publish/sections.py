@@ -365,6 +365,8 @@ GENERATORS = {
     "tables": all_tables, "card-list": card_list, "card-anatomy": anatomy.anatomy, "credits": credits,
     "decks": decks,
 }
+# Drawn by cardgen.publish.diagrams from game.yaml play_area (rulebook.py fills them).
+DIAGRAMS = ("play-area", "setup")
 
 
 def generate(game: Game, name: str, arg: str | None, source: Path | None, line: int | None,
@@ -377,7 +379,7 @@ def generate(game: Game, name: str, arg: str | None, source: Path | None, line: 
         return [{"kind": "group", "title": s.title, "cls": "aid", "nodes": s.nodes} for s in chosen]
     func = GENERATORS.get(name)
     if func is None:
-        known = ", ".join(sorted([*GENERATORS, "quick-reference", "aids"]))
+        known = ", ".join(sorted([*GENERATORS, "quick-reference", "aids", *DIAGRAMS]))
         raise ContentError([Issue(source, line, None, f"unknown placeholder [[{name}]]; known: {known}")])
     try:
         if name == "card-anatomy":
