@@ -80,7 +80,8 @@ def main(argv: list[str]) -> int:
         new = measure(ROOT, game)
         src = source_words(game)
         ratio = f"{new['words'] / src:.1f}x" if src and new["words"] else "-"
-        row += f" {new['pages'] or '-':>6} {new['words'] or '-':>6} {target_pages(game) or '-':>12} {ratio:>12}"
+        target = target_pages(game) or "-"
+        row += f" {new['pages'] or '-':>6} {new['words'] or '-':>6} {target:>12} {ratio:>12}"
         print(row, flush=True)
     return 0
 

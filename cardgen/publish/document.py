@@ -159,6 +159,21 @@ def write_pdf(html: str, out_path: Path, game: Game, fetcher: ConfinedFetcher,
         saved = stamp.read_text().split()
         if len(saved) == 2 and saved[0] == key and saved[1].isdigit():
             return out_path, int(saved[1])
+    document = _layout(html, game, fetcher)
+    data = document.write_pdf(pdf_identifier=f"cardgen-{game.id}-{title}".encode(), uncompressed_pdf=False)
+    path = write_atomic(out_path, data)
+    if key:
+        write_atomic(stamp, f"{key} {len(document.pages)}\n")
+    return path, len(document.pages)
+
+
+def page_count(html: str, game: Game, fetcher: ConfinedFetcher) -> int:
+    """How many pages `html` lays out to (a booklet pads to a multiple of 4 from it)."""
+    return len(_layout(html, game, fetcher).pages)
+
+
+def _layout(html: str, game: Game, fetcher: ConfinedFetcher):
+    """WeasyPrint's laid-out document; a refused file or an image it cannot draw is a ContentError."""
     import weasyprint
 
     logger = logging.getLogger("weasyprint")
@@ -169,8 +184,6 @@ def write_pdf(html: str, out_path: Path, game: Game, fetcher: ConfinedFetcher,
     try:
         document = weasyprint.HTML(string=html, base_url=game.folder.resolve().as_uri() + "/",
                                    url_fetcher=fetcher.weasyprint_fetcher()).render()
-        data = document.write_pdf(pdf_identifier=f"cardgen-{game.id}-{title}".encode(),
-                                  uncompressed_pdf=False)
     except FetchRefused as exc:
         raise ContentError([exc.issue]) from None
     except BaseException as exc:   # WeasyPrint's FatalURLFetchingError is a BaseException
@@ -185,10 +198,7 @@ def write_pdf(html: str, out_path: Path, game: Game, fetcher: ConfinedFetcher,
     if unprinted.urls:
         raise ContentError([fetcher.image_issue(url, f"{UNREADABLE} (WeasyPrint could not draw it)")
                             for url in dict.fromkeys(unprinted.urls)])
-    path = write_atomic(out_path, data)
-    if key:
-        write_atomic(stamp, f"{key} {len(document.pages)}\n")
-    return path, len(document.pages)
+    return document
 
 
 def make_fetcher(game: Game, default_source: Path | None, extra_files=()) -> ConfinedFetcher:

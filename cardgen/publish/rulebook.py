@@ -11,12 +11,22 @@ from cardgen.errors import ContentError, Issue
 from cardgen.model import Game
 from cardgen.outputs import remember
 from cardgen.publish import anatomy, diagrams, sections
+from cardgen.publish.booklet import impose, padding
 from cardgen.publish.chapters import Block, Chapter, parse_chapter, read_chapter_files, slugify
-from cardgen.publish.document import PAPER, base_context, make_fetcher, palette, render_template, write_pdf
+from cardgen.publish.document import (
+    PAPER,
+    base_context,
+    make_fetcher,
+    page_count,
+    palette,
+    render_template,
+    write_pdf,
+)
 from cardgen.publish.faces import Faces, showcase
 from cardgen.publish.nodes import lookup
 
 DEFAULT_PAPER = "a5"
+BOOKLET_FILE = "rulebook-booklet.pdf"
 TOC_SECTION_LIMIT = 30
 
 
@@ -184,20 +194,24 @@ def cover_cards(game: Game, book: Book) -> dict:
     return {"cover_cards": [p.resolve().as_uri() for p in paths if p is not None]}
 
 
-def render_html(game: Game, book: Book, paper: str = DEFAULT_PAPER, lang: str = "en") -> str:
+def render_html(game: Game, book: Book, paper: str = DEFAULT_PAPER, lang: str = "en",
+                blank_pages: int = 0) -> str:
     n_sections = sum(len(c.sections) for c in book.chapters) + len(book.chapters)
     size = PAPER.get(paper, paper)
     context = base_context(game, paper) | palette(game) | cover_cards(game, book) | {
         "chapters": book.chapters, "lang": lang, "players": players_text(game),
         "toc_sections": n_sections <= TOC_SECTION_LIMIT,
         "cover_height": size.split()[-1] if " " in size else "210mm",
+        "blank_pages": blank_pages,         # a booklet's padding, before the back page
     }
     return render_template(game, "rulebook/rulebook.html.j2", context)
 
 
 def build_rulebook(game: Game, out_dir: Path, paper: str = DEFAULT_PAPER,
-                   use_cache: bool = True) -> tuple[Path, int, Book]:
-    """Write out_dir/rulebook.pdf; returns (path, pages, the assembled book)."""
+                   use_cache: bool = True, booklet: bool = False) -> tuple[Path, int, Book]:
+    """Write out_dir/rulebook.pdf; returns (path, pages, the assembled book). With `booklet`,
+    the book is padded with blank pages before its back page to a multiple of 4, and
+    out_dir/rulebook-booklet.pdf holds it imposed for folding (cardgen.publish.booklet)."""
     out_dir = Path(out_dir)
     book = assemble(game, out_dir)
     # the card anatomy pictures: one of a card that is gone (or no longer shown) goes
@@ -209,5 +223,11 @@ def build_rulebook(game: Game, out_dir: Path, paper: str = DEFAULT_PAPER,
     for chapter in book.chapters:
         for url, line in chapter.images:
             fetcher.sources.setdefault(url, (chapter.source, line))    # its first use is blamed
+    if booklet:
+        blank = padding(page_count(html, game, fetcher))
+        if blank:
+            html = render_html(game, book, paper, blank_pages=blank)
     path, pages = write_pdf(html, out_dir / "rulebook.pdf", game, fetcher, "rulebook", use_cache)
+    if booklet:
+        impose(path, out_dir / BOOKLET_FILE)
     return path, pages, book
