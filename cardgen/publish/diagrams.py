@@ -16,7 +16,7 @@ from cardgen.publish.faces import Faces, cards_of
 
 GAP = 0.22            # between zones, in card widths
 SLOT_GAP = 0.08       # between the slots of one zone, in card widths
-LABEL = 0.30          # a label's line under its zone, in card heights
+LABEL = 0.40          # the labels under a zone (two lines at most), in card heights
 PILE_SHOW = 3         # cards drawn in a pile
 PILE_STEP = 0.035     # how far each card of a pile sits from the next, in card widths
 TEXT_WIDTH_MM = 118   # an A5 page's text (rulebook.css.j2), where the labels are measured
@@ -64,6 +64,24 @@ def seats(game: Game) -> int:
     return 1 if (players.get("max") or 2) == 1 else 2
 
 
+CHAR_EM = 0.5         # a label character's average width, in ems (CG Head is condensed)
+
+
+def label_lines(label: str, room: float, size: float) -> tuple[list[str], float]:
+    """A zone's name in one line, or two when it is wider than its zone, set smaller if need be."""
+    def width(text: str) -> float:
+        return len(text) * CHAR_EM * size
+
+    if width(label) <= room or " " not in label:
+        return [label], min(size, room / max(1, len(label) * CHAR_EM))
+    words = label.split()
+    best = min(range(1, len(words)), key=lambda i: max(width(" ".join(words[:i])),
+                                                      width(" ".join(words[i:]))))
+    lines = [" ".join(words[:best]), " ".join(words[best:])]
+    widest = max(len(line) for line in lines) * CHAR_EM
+    return lines, min(size, room / widest)
+
+
 class Drawing:
     """One SVG in mm: zones placed in rows, the far seat turned round."""
 
@@ -96,7 +114,7 @@ class Drawing:
         height = len(rows) * self.h * (1 + LABEL) + (groups - 1) * gap
         # the SVG fills the text width or MAX_HEIGHT_MM, whichever is smaller: labels set at LABEL_MM
         scale = min(TEXT_WIDTH_MM / width, MAX_HEIGHT_MM / height)
-        self.font = min(LABEL_MM / scale, self.h * LABEL * 0.6)
+        self.font = min(LABEL_MM / scale, self.h * LABEL / 2.7)
         for i, (row, group) in enumerate(rows):
             if i and rows[i - 1][1] != group:        # a line between the seats and the middle
                 self._divider(y + gap / 2 - self.h * LABEL / 3, width)
@@ -144,9 +162,12 @@ class Drawing:
         label = zone.name
         if self.with_cards and rest > 0:
             label += f" (+{rest})"
-        self.parts.append(Markup(
-            '<text x="{:.2f}" y="{:.2f}" font-size="{:.1f}" text-anchor="middle" fill="#333">{}</text>'
-        ).format(x + self.zone_width(zone) / 2, y + h + self.font * 1.25, self.font, label))
+        room = self.zone_width(zone) + GAP * self.w * 0.8
+        lines, size = label_lines(label, room, self.font)
+        for i, line in enumerate(lines):
+            self.parts.append(Markup(
+                '<text x="{:.2f}" y="{:.2f}" font-size="{:.2f}" text-anchor="middle" fill="#333">{}</text>'
+            ).format(x + self.zone_width(zone) / 2, y + h + size * (1.25 + 1.1 * i), size, line))
 
     def _cards(self, zone: Zone, x: float, y: float, count: int, turned: bool) -> None:
         shown = min(count, PILE_SHOW) if zone.pile else 1
@@ -188,7 +209,7 @@ def diagram(game: Game, faces: Faces, with_cards: bool, accent: str) -> list[dic
     caption = (game.meta.get("play_area") or {}).get("doc") if not with_cards else None
     if with_cards:
         caption = "The table ready to play: " + "; ".join(
-            f"{z.name}: {z.setup} {'face down' if z.face_down else 'face up'}"
+            f"{z.name}: {'a pile' if z.pile else z.setup} {'face down' if z.face_down else 'face up'}"
             for z in [*shared, *each] if z.setup)
     return [{"kind": "diagram", "svg": svg, "caption": caption or "",
              "cls": "setup" if with_cards else "play-area"}]

@@ -23,6 +23,7 @@ from cardgen.publish.document import (
     write_pdf,
 )
 from cardgen.publish.faces import Faces, showcase
+from cardgen.publish.length import length_note
 from cardgen.publish.nodes import lookup
 
 DEFAULT_PAPER = "a5"
@@ -223,6 +224,7 @@ def build_rulebook(game: Game, out_dir: Path, paper: str = DEFAULT_PAPER,
     for chapter in book.chapters:
         for url, line in chapter.images:
             fetcher.sources.setdefault(url, (chapter.source, line))    # its first use is blamed
+    blank = 0
     if booklet:
         blank = padding(page_count(html, game, fetcher))
         if blank:
@@ -230,4 +232,7 @@ def build_rulebook(game: Game, out_dir: Path, paper: str = DEFAULT_PAPER,
     path, pages = write_pdf(html, out_dir / "rulebook.pdf", game, fetcher, "rulebook", use_cache)
     if booklet:
         impose(path, out_dir / BOOKLET_FILE)
+    note = length_note(game, pages - (blank if booklet else 0))
+    if note:
+        book.warnings.append(note)
     return path, pages, book

@@ -185,8 +185,9 @@ def examples(game: Game, arg: str | None = None, scenarios=None) -> list[dict]:
 
 
 def rulings(game: Game, arg: str | None = None, scenarios=None) -> list[dict]:
-    """game.yaml `rulings:` with the rulebook sentence each fills in (or, [[rulings:NAME]], the
-    named table), then the scenarios marked `ruling`."""
+    """game.yaml `rulings:` (or, [[rulings:NAME]], the named table), then the scenarios marked
+    `ruling`. The sentence each ruling fills in (`cites`) is not quoted: the chapters state the
+    rule in the book's own words, and the quotations repeated it (`cardgen info` lists them)."""
     nodes = []
     if arg:
         value = game.tables.get(arg) if isinstance(game.tables, dict) else None
@@ -195,8 +196,7 @@ def rulings(game: Game, arg: str | None = None, scenarios=None) -> list[dict]:
         nodes += to_nodes(value, html_icons(game))
     elif game.rulings:
         nodes.append({"kind": "cited", "cls": "rulings", "items": [
-            {"text": rich(r.rule, html_icons(game)), "cites": rich(r.cites) if r.cites else None,
-             "cites_label": _cites_label(r.cites, "Rulebook")} for r in game.rulings]})
+            {"text": rich(r.rule, html_icons(game)), "cites": None} for r in game.rulings]})
     return nodes + _qa(game, load_scenarios(game) if scenarios is None else scenarios, "ruling")
 
 
