@@ -123,3 +123,14 @@ def test_each_cover_shows_the_games_own_cards_in_its_own_colour(pages):
         assert len(cards) == 3 and all(Path(p).is_file() for p in cards), ref
         accents[ref] = re.search(r"\.cover \{ page: cover;[^}]*background: (#[0-9a-f]{6})", html).group(1)
     assert len(set(accents.values())) == len(accents), accents       # no two covers alike
+
+
+def test_a_worked_example_is_drawn_with_the_cards_its_scenario_puts_on_the_table(pages):
+    game, html, _ = pages("dojo-duel")
+    (svg,) = figures(html, "example")
+    drawn = re.findall(r'<image [^>]*href="file://[^"]*/small-([^"/]+)-\d+\.png"', svg)
+    fields = ["Tiger Claw", "Crane Beak Strike", "Granite Palm"]   # scenarios/point-loss.yaml
+    hands = ["Drifting Feather", "Feint", "Sidestep"]               # p0's; p1's hand is secret
+    for name in fields + hands:
+        assert game.cards[name].stem in drawn, name
+    assert game.cards["Deep Root Posture"].stem not in drawn        # the far player's hand: backs

@@ -63,6 +63,8 @@ ZONE_FIELDS: dict[str, Spec] = {
                        doc="The card types (or cards, by name) it holds, drawn in the setup diagram."),
     "setup": IntSpec(0, 999, doc="How many cards it holds when the game starts (default 0)."),
     "row": IntSpec(1, 3, doc="Rows count from the middle of the table out (default 1)."),
+    "state": StrSpec(doc="The zone's key in a scenario's setup (p0: {hand: [...]}), for "
+                         "[[example-table]] (default: the name in lower case, spaces as _)."),
     "secret": BoolSpec(doc="true: only its owner sees its cards (a hand): the setup diagram draws "
                            "the far player's face down."),
 }

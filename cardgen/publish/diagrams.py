@@ -20,7 +20,7 @@ LABEL = 0.40          # the labels under a zone (two lines at most), in card hei
 PILE_SHOW = 3         # cards drawn in a pile
 PILE_STEP = 0.035     # how far each card of a pile sits from the next, in card widths
 TEXT_WIDTH_MM = 118   # an A5 page's text (rulebook.css.j2), where the labels are measured
-MAX_HEIGHT_MM = 110   # diagrams.css.j2 caps a diagram's height at this
+MAX_HEIGHT_MM = 92    # diagrams.css.j2 caps a diagram's height at this
 LABEL_MM = 2.6        # a label's size on the page (about 7.5 pt)
 FACE_DPI = 60         # small cards: sharp at the few centimetres a diagram gives them
 
@@ -35,6 +35,7 @@ class Zone:
     setup: int
     row: int
     secret: bool
+    state: str = ""
 
     @classmethod
     def read(cls, game: Game, raw: dict) -> Zone:
@@ -47,7 +48,8 @@ class Zone:
                            f"named {missing[0]!r}")
         return cls(str(raw["name"]), int(raw.get("slots") or 1), bool(raw.get("pile")),
                    raw.get("face") == "down", cards, int(raw.get("setup") or 0),
-                   int(raw.get("row") or 1), bool(raw.get("secret")))
+                   int(raw.get("row") or 1), bool(raw.get("secret")),
+                   str(raw.get("state") or str(raw["name"]).lower().replace(" ", "_")))
 
 
 def zones(game: Game) -> tuple[list[Zone], list[Zone]]:
@@ -85,8 +87,10 @@ def label_lines(label: str, room: float, size: float) -> tuple[list[str], float]
 class Drawing:
     """One SVG in mm: zones placed in rows, the far seat turned round."""
 
-    def __init__(self, game: Game, faces: Faces, with_cards: bool, accent: str):
+    def __init__(self, game: Game, faces: Faces, with_cards: bool, accent: str,
+                 contents: dict[tuple[str, str], list] | None = None):
         self.game, self.faces, self.with_cards, self.accent = game, faces, with_cards, accent
+        self.contents = contents      # (seat group, zone state key) -> its cards, from a scenario
         self.w, self.h = faces.size()
         self.parts: list[Markup] = []
         self.used: dict[int, int] = {}        # per card list: how many of its cards are drawn
@@ -121,13 +125,21 @@ class Drawing:
                 y += gap
             x = (width - self.row_width(row)) / 2
             for zone in row:
-                self._zone(zone, x, y, group == "far")
+                self._zone(self._filled(zone, group), x, y, group == "far")
                 x += self.zone_width(zone) + GAP * self.w
             y += self.h * (1 + LABEL)
         return Markup('<svg class="diagram" xmlns="http://www.w3.org/2000/svg" '
                       'xmlns:xlink="http://www.w3.org/1999/xlink" viewBox="{} {} {:.1f} {:.1f}" '
                       'font-family="CG Head">').format(-3, -3, width + 5, y + 3) + \
             Markup("").join(self.parts) + Markup("</svg>")
+
+    def _filled(self, zone: Zone, group: str) -> Zone:
+        """The zone holding a scenario's cards for this seat, when drawing one."""
+        if self.contents is None:
+            return zone
+        cards = self.contents.get((group, zone.state), [])
+        return Zone(zone.name, zone.slots, zone.pile, zone.face_down, cards, len(cards), zone.row,
+                    zone.secret, zone.state)
 
     def _divider(self, y: float, width: float) -> None:
         self.parts.append(Markup('<line x1="0" y1="{:.1f}" x2="{:.1f}" y2="{:.1f}" stroke="{}" stroke-width='
@@ -213,3 +225,34 @@ def diagram(game: Game, faces: Faces, with_cards: bool, accent: str) -> list[dic
             for z in [*shared, *each] if z.setup)
     return [{"kind": "diagram", "svg": svg, "caption": caption or "",
              "cls": "setup" if with_cards else "play-area"}]
+
+
+def scenario_state(game: Game, setup: dict) -> dict[tuple[str, str], list]:
+    """A scenario's `setup` as zone contents: the near seat is p0, the far one p1, the middle the
+    setup's own keys; a key holds a card name or a list of them (other values are not cards)."""
+    def cards(value) -> list:
+        names = [value] if isinstance(value, str) else value if isinstance(value, list) else []
+        return [game.cards[n] for n in names if isinstance(n, str) and n in game.cards]
+
+    out = {}
+    for group, state in (("near", setup.get("p0")), ("far", setup.get("p1")), ("shared", setup)):
+        for key, value in (state or {}).items() if isinstance(state, dict) else ():
+            if cards(value):
+                out[group, str(key)] = cards(value)
+    return out
+
+
+def example_table(game: Game, faces: Faces, stem: str | None, accent: str) -> list[dict]:
+    """[[example-table:SCENARIO]]: the table as a worked example (scenarios/SCENARIO.yaml) starts,
+    with its cards where its setup puts them, and its title as the caption."""
+    from cardgen.sim.scenarios import load_scenario
+
+    path = game.folder / "scenarios" / f"{stem}.yaml"
+    if not stem or not path.is_file():
+        raise KeyError(f"no scenario scenarios/{stem}.yaml")
+    data = load_scenario(path).data
+    shared, each = zones(game)
+    contents = scenario_state(game, data.get("setup") or {})
+    svg = Drawing(game, faces, True, accent, contents).draw(shared, each)
+    caption = f"Example: {data.get('title', stem)} (your side at the bottom)"
+    return [{"kind": "diagram", "svg": svg, "caption": caption, "cls": "example"}]

@@ -161,8 +161,11 @@ def _diagram(game: Game, block: Block, chapter: Chapter, book: Book) -> list[dic
     """[[play-area]] or [[setup]]: the table drawn from game.yaml play_area."""
     if chapter.source is None and not game.meta.get("play_area"):
         return []                       # a game without rules/ nor a play area: nothing to draw
+    accent = palette(game)["accent"]
     try:
-        return diagrams.diagram(game, book.faces, block.name == "setup", palette(game)["accent"])
+        if block.name == "example-table":
+            return diagrams.example_table(game, book.faces, block.arg, accent)
+        return diagrams.diagram(game, book.faces, block.name == "setup", accent)
     except KeyError as exc:
         raise ContentError([Issue(chapter.source, block.line, None,
                                   f"[[{block.name}]]: {exc.args[0]}")]) from None

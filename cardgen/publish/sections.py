@@ -366,7 +366,7 @@ GENERATORS = {
     "decks": decks,
 }
 # Drawn by cardgen.publish.diagrams from game.yaml play_area (rulebook.py fills them).
-DIAGRAMS = ("play-area", "setup")
+DIAGRAMS = ("play-area", "setup", "example-table")
 
 
 def generate(game: Game, name: str, arg: str | None, source: Path | None, line: int | None,
