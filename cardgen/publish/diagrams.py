@@ -21,7 +21,8 @@ PILE_SHOW = 3         # cards drawn in a pile
 PILE_STEP = 0.035     # how far each card of a pile sits from the next, in card widths
 TEXT_WIDTH_MM = 118   # an A5 page's text (rulebook.css.j2), where the labels are measured
 MAX_HEIGHT_MM = 92    # diagrams.css.j2 caps a diagram's height at this
-LABEL_MM = 2.6        # a label's size on the page (about 7.5 pt)
+LABEL_MM = 2.4        # a label's size on the page (about 7 pt)
+LABEL_LINES = 2.7     # a label row's height, in label sizes (two lines and a gap)
 FACE_DPI = 60         # small cards: sharp at the few centimetres a diagram gives them
 
 
@@ -115,19 +116,24 @@ class Drawing:
         width = max(self.row_width(r) for r, _ in rows)
         y, gap = 0.0, self.h * 0.3
         groups = len({g for _, g in rows})
-        height = len(rows) * self.h * (1 + LABEL) + (groups - 1) * gap
-        # the SVG fills the text width or MAX_HEIGHT_MM, whichever is smaller: labels set at LABEL_MM
-        scale = min(TEXT_WIDTH_MM / width, MAX_HEIGHT_MM / height)
-        self.font = min(LABEL_MM / scale, self.h * LABEL / 2.7)
+        # The SVG fills the text width or MAX_HEIGHT_MM, whichever is smaller, and a label row is
+        # tall enough for two lines at LABEL_MM on the page (at least LABEL card heights): the
+        # scale and the label rows depend on each other, so settle them in a few rounds.
+        label = self.h * LABEL
+        for _ in range(4):
+            height = len(rows) * (self.h + label) + (groups - 1) * gap
+            scale = min(TEXT_WIDTH_MM / width, MAX_HEIGHT_MM / height)
+            label = max(self.h * LABEL, LABEL_LINES * LABEL_MM / scale)
+        self.font = label / LABEL_LINES
         for i, (row, group) in enumerate(rows):
             if i and rows[i - 1][1] != group:        # a line between the seats and the middle
-                self._divider(y + gap / 2 - self.h * LABEL / 3, width)
+                self._divider(y + gap / 2 - label / 3, width)
                 y += gap
             x = (width - self.row_width(row)) / 2
             for zone in row:
                 self._zone(self._filled(zone, group), x, y, group == "far")
                 x += self.zone_width(zone) + GAP * self.w
-            y += self.h * (1 + LABEL)
+            y += self.h + label
         return Markup('<svg class="diagram" xmlns="http://www.w3.org/2000/svg" '
                       'xmlns:xlink="http://www.w3.org/1999/xlink" viewBox="{} {} {:.1f} {:.1f}" '
                       'font-family="CG Head">').format(-3, -3, width + 5, y + 3) + \
