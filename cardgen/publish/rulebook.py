@@ -218,10 +218,11 @@ def build_rulebook(game: Game, out_dir: Path, paper: str = DEFAULT_PAPER,
     out_dir/rulebook-booklet.pdf holds it imposed for folding (cardgen.publish.booklet)."""
     out_dir = Path(out_dir)
     book = assemble(game, out_dir)
-    # the card anatomy pictures: one of a card that is gone (or no longer shown) goes
+    html = render_html(game, book, paper)
+    # the card anatomy and the cover's and diagrams' cards: one of a card that is gone (or no
+    # longer shown) goes (after render_html, which draws the cover's)
     remember(game, out_dir, {"rulebook": [f for p in book.extra_files for f in anatomy.anatomy_files(p)]
                                          + book.faces.files})
-    html = render_html(game, book, paper)
     source = game.folder / "rules" if (game.folder / "rules").is_dir() else game.folder / "game.yaml"
     fetcher = make_fetcher(game, source, [*book.extra_files, *book.faces.files])
     for chapter in book.chapters:
