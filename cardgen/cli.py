@@ -232,6 +232,8 @@ def _parser() -> argparse.ArgumentParser:
         game_argument(p)
         paper_option(p, ("a5", "a4", "letter", "half-letter"), "a5" if name == "rulebook" else "letter")
         out_option(p)
+        if name == "rulebook":
+            _booklet_option(p)
         p.set_defaults(func=cmd_rulebook if name == "rulebook" else cmd_aids)
 
     p = sub.add_parser("simulate", help="play seeded sample matches between bots; report balance "
@@ -664,12 +666,24 @@ def _bots(engine, spec: str, option: str = "--bots") -> list[str]:
     return names
 
 
+def _booklet_option(p) -> None:
+    flag(p, "--booklet", help="pad the book with blank pages before its back page to a multiple of 4, "
+                               "and also write rulebook-booklet.pdf: two pages to a sheet side in "
+                               "folding order, to print duplex (short edge), fold and staple")
+
+
 def cmd_rulebook(args) -> int:
     from cardgen.model import load_game
     from cardgen.publish import build_rulebook
+    from cardgen.publish.rulebook import BOOKLET_FILE
 
     game = load_game(args.game)
-    return _published(build_rulebook(game, args.out / game.id, args.paper))
+    result = build_rulebook(game, args.out / game.id, args.paper, booklet=args.booklet)
+    code = _published(result)
+    if args.booklet:
+        print(f"{display_path(result.path.with_name(BOOKLET_FILE))}: {result.pages // 2} sheet sides "
+              f"({result.pages // 4} sheets, folded)")
+    return code
 
 
 def cmd_aids(args) -> int:

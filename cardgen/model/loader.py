@@ -54,6 +54,21 @@ CARD_CORE_FIELDS = ("name", "type", "copies")
 MAX_COPIES = 999
 
 _text = StrSpec(text=True)
+# One zone of game.yaml `play_area` (cardgen/publish/diagrams.py draws them).
+ZONE_FIELDS: dict[str, Spec] = {
+    "name": StrSpec(doc="The zone's name, printed under it."),
+    "slots": IntSpec(1, 12, doc="How many card spaces it has side by side (default 1)."),
+    "pile": BoolSpec(doc="true: its cards are stacked in one pile (a deck, a discard pile)."),
+    "face": EnumSpec(["up", "down"], doc="How its cards lie (default up)."),
+    "cards": OneOfSpec([StrSpec(), ListSpec(StrSpec(), min_items=1)],
+                       doc="The card types (or cards, by name) it holds, drawn in the setup diagram."),
+    "setup": IntSpec(0, 999, doc="How many cards it holds when the game starts (default 0)."),
+    "row": IntSpec(1, 3, doc="Rows count from the middle of the table out (default 1)."),
+    "state": StrSpec(doc="The zone's key in a scenario's setup (p0: {hand: [...]}), for "
+                         "[[example-table]] (default: the name in lower case, spaces as _)."),
+    "secret": BoolSpec(doc="true: only its owner sees its cards (a hand): the setup diagram draws "
+                           "the far player's face down."),
+}
 LANGUAGE_PATTERN = r"[a-z]{2,3}([_-][A-Za-z]{2,4})?"
 GAME_FIELDS: dict[str, Spec] = {
     "id": StrSpec(pattern=r"[a-z0-9][a-z0-9-]*", doc="Lower-case letters, digits and dashes."),
@@ -102,6 +117,20 @@ GAME_FIELDS: dict[str, Spec] = {
     }, ["name", "source", "rule"]), keys=StrSpec(pattern=r"[a-z0-9][a-z0-9-]*"),
         doc="Named, opt-in changes to the published rules: `--variant NAME` on simulate, replay "
             "and check, or a deck's `variants:`. Printed in the rulebook as optional rules."),
+    "play_area": RecordSpec({
+        "doc": StrSpec(text=True, doc="A caption under the diagrams."),
+        "shared": ListSpec(RecordSpec(ZONE_FIELDS, ["name"]),
+                           doc="Zones between the players, left to right."),
+        "each": ListSpec(RecordSpec(ZONE_FIELDS, ["name"]),
+                         doc="Zones in front of every player, left to right (drawn for two seats, "
+                             "the far one turned round)."),
+    }, doc="The table as the rulebook draws it: zones and their slots, and what each holds at the "
+           "start (the rulebook's [[play-area]] and [[setup]] diagrams)."),
+    "rulebook": RecordSpec({
+        "target_pages": IntSpec(4, 400, doc="The length the book aims at, in pages of its default "
+                                            "paper; tests/test_book_length.py holds the bundled "
+                                            "games to theirs."),
+    }, doc="Settings of the rulebook."),
 }
 CARD_TYPE_FIELDS: dict[str, Spec] = {
     "label": StrSpec(), "doc": StrSpec(),

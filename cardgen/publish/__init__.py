@@ -24,13 +24,14 @@ class Published:
     warnings: list[str] = field(default_factory=list)
 
 
-def build_rulebook(game: Game, out_dir: Path, paper: str = "a5", use_cache: bool = True) -> Published:
+def build_rulebook(game: Game, out_dir: Path, paper: str = "a5", use_cache: bool = True,
+                   booklet: bool = False) -> Published:
     import time
 
     from cardgen.publish import rulebook
 
     start = time.perf_counter()
-    path, pages, book = rulebook.build_rulebook(game, out_dir, paper, use_cache)
+    path, pages, book = rulebook.build_rulebook(game, out_dir, paper, use_cache, booklet)
     return Published(path, pages, time.perf_counter() - start, book.warnings)
 
 

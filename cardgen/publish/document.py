@@ -18,7 +18,8 @@ PAPER = {"a5": "148mm 210mm", "a4": "210mm 297mm", "letter": "8.5in 11in",
          "half-letter": "5.5in 8.5in"}
 
 
-# Cover and heading colours: (accent, dark, light, faint). A game gets one by its id.
+# Cover and heading colours: (accent, dark, light, faint). A game whose layouts.yaml gives no
+# colour strong enough for a cover gets one of these by its id.
 PALETTES = [
     ("#9b2226", "#6a1518", "#d9a3a5", "#f7ecec"),   # lacquer red
     ("#1d4e89", "#12345c", "#9fb8d8", "#edf2f8"),   # indigo
@@ -28,6 +29,12 @@ PALETTES = [
     ("#005f73", "#003f4d", "#94c5cf", "#e9f3f5"),   # teal
 ]
 def palette(game: Game) -> dict:
+    """The game's own colours (cardgen.publish.colours), else a stock palette chosen by its id."""
+    from cardgen.publish.colours import game_palette
+
+    own = game_palette(game)
+    if own:
+        return own
     accent, dark, light, faint = PALETTES[zlib.crc32(game.id.encode()) % len(PALETTES)]
     return {"accent": accent, "accent_dark": dark, "accent_light": light, "accent_faint": faint}
 
@@ -152,6 +159,21 @@ def write_pdf(html: str, out_path: Path, game: Game, fetcher: ConfinedFetcher,
         saved = stamp.read_text().split()
         if len(saved) == 2 and saved[0] == key and saved[1].isdigit():
             return out_path, int(saved[1])
+    document = _layout(html, game, fetcher)
+    data = document.write_pdf(pdf_identifier=f"cardgen-{game.id}-{title}".encode(), uncompressed_pdf=False)
+    path = write_atomic(out_path, data)
+    if key:
+        write_atomic(stamp, f"{key} {len(document.pages)}\n")
+    return path, len(document.pages)
+
+
+def page_count(html: str, game: Game, fetcher: ConfinedFetcher) -> int:
+    """How many pages `html` lays out to (a booklet pads to a multiple of 4 from it)."""
+    return len(_layout(html, game, fetcher).pages)
+
+
+def _layout(html: str, game: Game, fetcher: ConfinedFetcher):
+    """WeasyPrint's laid-out document; a refused file or an image it cannot draw is a ContentError."""
     import weasyprint
 
     logger = logging.getLogger("weasyprint")
@@ -162,8 +184,6 @@ def write_pdf(html: str, out_path: Path, game: Game, fetcher: ConfinedFetcher,
     try:
         document = weasyprint.HTML(string=html, base_url=game.folder.resolve().as_uri() + "/",
                                    url_fetcher=fetcher.weasyprint_fetcher()).render()
-        data = document.write_pdf(pdf_identifier=f"cardgen-{game.id}-{title}".encode(),
-                                  uncompressed_pdf=False)
     except FetchRefused as exc:
         raise ContentError([exc.issue]) from None
     except BaseException as exc:   # WeasyPrint's FatalURLFetchingError is a BaseException
@@ -178,10 +198,7 @@ def write_pdf(html: str, out_path: Path, game: Game, fetcher: ConfinedFetcher,
     if unprinted.urls:
         raise ContentError([fetcher.image_issue(url, f"{UNREADABLE} (WeasyPrint could not draw it)")
                             for url in dict.fromkeys(unprinted.urls)])
-    path = write_atomic(out_path, data)
-    if key:
-        write_atomic(stamp, f"{key} {len(document.pages)}\n")
-    return path, len(document.pages)
+    return document
 
 
 def make_fetcher(game: Game, default_source: Path | None, extra_files=()) -> ConfinedFetcher:

@@ -10,12 +10,24 @@ from markupsafe import Markup, escape
 from cardgen.errors import ContentError, Issue
 from cardgen.model import Game
 from cardgen.outputs import remember
-from cardgen.publish import anatomy, sections
+from cardgen.publish import anatomy, diagrams, sections
+from cardgen.publish.booklet import impose, padding
 from cardgen.publish.chapters import Block, Chapter, parse_chapter, read_chapter_files, slugify
-from cardgen.publish.document import PAPER, base_context, make_fetcher, palette, render_template, write_pdf
+from cardgen.publish.document import (
+    PAPER,
+    base_context,
+    make_fetcher,
+    page_count,
+    palette,
+    render_template,
+    write_pdf,
+)
+from cardgen.publish.faces import Faces, showcase
+from cardgen.publish.length import length_note
 from cardgen.publish.nodes import lookup
 
 DEFAULT_PAPER = "a5"
+BOOKLET_FILE = "rulebook-booklet.pdf"
 TOC_SECTION_LIMIT = 30
 
 
@@ -26,6 +38,7 @@ class Book:
     chapters: list[Chapter]
     warnings: list[str] = field(default_factory=list)
     extra_files: list[Path] = field(default_factory=list)
+    faces: Faces | None = None          # the real cards the cover and diagrams draw
 
 
 def players_text(game: Game) -> str:
@@ -41,6 +54,7 @@ def default_chapters() -> list[tuple[str, list[Block]]]:
     return [
         ("About the game", [Block(name="about")]),
         ("Components", [Block(name="components"), Block(name="card-anatomy")]),
+        ("The table", [Block(name="play-area"), Block(name="setup")]),
         ("Keywords", [Block(name="keywords")]),
         ("Reference tables", [Block(name="tables")]),
         ("Examples and questions", [Block(name="examples"), Block(name="faq")]),
@@ -80,7 +94,7 @@ def assemble(game: Game, out_dir: Path | None = None) -> Book:
         for title, blocks in default_chapters():
             chapters.append(Chapter(title=title, slug=slugify(title, taken), blocks=blocks))
 
-    book = Book(chapters=[])
+    book = Book(chapters=[], faces=Faces(game, out_dir, []))
     scenarios = sections.load_scenarios(game)
     back = [c for c in chapters if c.page == "back"]
     if len(back) > 1:
@@ -123,6 +137,8 @@ def _fill(game: Game, block: Block, chapter: Chapter, scenarios, out_dir, book: 
         except KeyError as exc:
             raise ContentError([Issue(chapter.source, block.line, None,
                                       f"[[rulings:{block.arg}]]: {exc.args[0]}")]) from None
+    if block.name in sections.DIAGRAMS:
+        return _diagram(game, block, chapter, book)
     image = None
     if block.name == "card-anatomy" and out_dir is not None:
         try:
@@ -141,6 +157,20 @@ def _fill(game: Game, block: Block, chapter: Chapter, scenarios, out_dir, book: 
     return sections.generate(game, block.name, block.arg, chapter.source, block.line, image)
 
 
+def _diagram(game: Game, block: Block, chapter: Chapter, book: Book) -> list[dict]:
+    """[[play-area]] or [[setup]]: the table drawn from game.yaml play_area."""
+    if chapter.source is None and not game.meta.get("play_area"):
+        return []                       # a game without rules/ nor a play area: nothing to draw
+    accent = palette(game)["accent"]
+    try:
+        if block.name == "example-table":
+            return diagrams.example_table(game, book.faces, block.arg, accent)
+        return diagrams.diagram(game, book.faces, block.name == "setup", accent)
+    except KeyError as exc:
+        raise ContentError([Issue(chapter.source, block.line, None,
+                                  f"[[{block.name}]]: {exc.args[0]}")]) from None
+
+
 def _image_url(game: Game, src: str) -> str:
     """A Markdown image path -> file URL inside the game folder (ValueError says why not)."""
     if not src:
@@ -156,29 +186,57 @@ def _image_url(game: Game, src: str) -> str:
     return path.resolve().as_uri()
 
 
-def render_html(game: Game, book: Book, paper: str = DEFAULT_PAPER, lang: str = "en") -> str:
+COVER_CARDS = 3
+COVER_DPI = 150
+
+
+def cover_cards(game: Game, book: Book) -> dict:
+    """A few of the game's own cards for the cover, drawn by the card renderer."""
+    if book.faces is None:
+        return {"cover_cards": []}
+    paths = [book.faces.png(card, COVER_DPI) for card in showcase(game, COVER_CARDS)]
+    return {"cover_cards": [p.resolve().as_uri() for p in paths if p is not None]}
+
+
+def render_html(game: Game, book: Book, paper: str = DEFAULT_PAPER, lang: str = "en",
+                blank_pages: int = 0) -> str:
     n_sections = sum(len(c.sections) for c in book.chapters) + len(book.chapters)
     size = PAPER.get(paper, paper)
-    context = base_context(game, paper) | palette(game) | {
+    context = base_context(game, paper) | palette(game) | cover_cards(game, book) | {
         "chapters": book.chapters, "lang": lang, "players": players_text(game),
         "toc_sections": n_sections <= TOC_SECTION_LIMIT,
         "cover_height": size.split()[-1] if " " in size else "210mm",
+        "blank_pages": blank_pages,         # a booklet's padding, before the back page
     }
     return render_template(game, "rulebook/rulebook.html.j2", context)
 
 
 def build_rulebook(game: Game, out_dir: Path, paper: str = DEFAULT_PAPER,
-                   use_cache: bool = True) -> tuple[Path, int, Book]:
-    """Write out_dir/rulebook.pdf; returns (path, pages, the assembled book)."""
+                   use_cache: bool = True, booklet: bool = False) -> tuple[Path, int, Book]:
+    """Write out_dir/rulebook.pdf; returns (path, pages, the assembled book). With `booklet`,
+    the book is padded with blank pages before its back page to a multiple of 4, and
+    out_dir/rulebook-booklet.pdf holds it imposed for folding (cardgen.publish.booklet)."""
     out_dir = Path(out_dir)
     book = assemble(game, out_dir)
-    # the card anatomy pictures: one of a card that is gone (or no longer shown) goes
-    remember(game, out_dir, {"rulebook": [f for p in book.extra_files for f in anatomy.anatomy_files(p)]})
     html = render_html(game, book, paper)
+    # the card anatomy and the cover's and diagrams' cards: one of a card that is gone (or no
+    # longer shown) goes (after render_html, which draws the cover's)
+    remember(game, out_dir, {"rulebook": [f for p in book.extra_files for f in anatomy.anatomy_files(p)]
+                                         + book.faces.files})
     source = game.folder / "rules" if (game.folder / "rules").is_dir() else game.folder / "game.yaml"
-    fetcher = make_fetcher(game, source, book.extra_files)
+    fetcher = make_fetcher(game, source, [*book.extra_files, *book.faces.files])
     for chapter in book.chapters:
         for url, line in chapter.images:
             fetcher.sources.setdefault(url, (chapter.source, line))    # its first use is blamed
+    blank = 0
+    if booklet:
+        blank = padding(page_count(html, game, fetcher))
+        if blank:
+            html = render_html(game, book, paper, blank_pages=blank)
     path, pages = write_pdf(html, out_dir / "rulebook.pdf", game, fetcher, "rulebook", use_cache)
+    if booklet:
+        impose(path, out_dir / BOOKLET_FILE)
+    note = length_note(game, pages - (blank if booklet else 0))
+    if note:
+        book.warnings.append(note)
     return path, pages, book

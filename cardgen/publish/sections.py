@@ -185,8 +185,9 @@ def examples(game: Game, arg: str | None = None, scenarios=None) -> list[dict]:
 
 
 def rulings(game: Game, arg: str | None = None, scenarios=None) -> list[dict]:
-    """game.yaml `rulings:` with the rulebook sentence each fills in (or, [[rulings:NAME]], the
-    named table), then the scenarios marked `ruling`."""
+    """game.yaml `rulings:` (or, [[rulings:NAME]], the named table), then the scenarios marked
+    `ruling`. The sentence each ruling fills in (`cites`) is not quoted: the chapters state the
+    rule in the book's own words, and the quotations repeated it (`cardgen info` lists them)."""
     nodes = []
     if arg:
         value = game.tables.get(arg) if isinstance(game.tables, dict) else None
@@ -195,8 +196,7 @@ def rulings(game: Game, arg: str | None = None, scenarios=None) -> list[dict]:
         nodes += to_nodes(value, html_icons(game))
     elif game.rulings:
         nodes.append({"kind": "cited", "cls": "rulings", "items": [
-            {"text": rich(r.rule, html_icons(game)), "cites": rich(r.cites) if r.cites else None,
-             "cites_label": _cites_label(r.cites, "Rulebook")} for r in game.rulings]})
+            {"text": rich(r.rule, html_icons(game)), "cites": None} for r in game.rulings]})
     return nodes + _qa(game, load_scenarios(game) if scenarios is None else scenarios, "ruling")
 
 
@@ -365,6 +365,8 @@ GENERATORS = {
     "tables": all_tables, "card-list": card_list, "card-anatomy": anatomy.anatomy, "credits": credits,
     "decks": decks,
 }
+# Drawn by cardgen.publish.diagrams from game.yaml play_area (rulebook.py fills them).
+DIAGRAMS = ("play-area", "setup", "example-table")
 
 
 def generate(game: Game, name: str, arg: str | None, source: Path | None, line: int | None,
@@ -377,7 +379,7 @@ def generate(game: Game, name: str, arg: str | None, source: Path | None, line: 
         return [{"kind": "group", "title": s.title, "cls": "aid", "nodes": s.nodes} for s in chosen]
     func = GENERATORS.get(name)
     if func is None:
-        known = ", ".join(sorted([*GENERATORS, "quick-reference", "aids"]))
+        known = ", ".join(sorted([*GENERATORS, "quick-reference", "aids", *DIAGRAMS]))
         raise ContentError([Issue(source, line, None, f"unknown placeholder [[{name}]]; known: {known}")])
     try:
         if name == "card-anatomy":
