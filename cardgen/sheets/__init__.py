@@ -74,10 +74,13 @@ def make_sheets(game: Game, out_dir: Path, deck: Deck | None = None,
                          bleed=layouts.bleed if options.bleed else 0.0, fold=options.backs == "fold")
         except ValueError as exc:
             raise ContentError([Issue(layouts.path, None, "card.size", str(exc))]) from None
+        if deck is None:
+            _check_components_fit(layouts, imp)
         digest = prints_key(layouts, wanted, title, imp, options.backs, options.offset)
         docs.append((out_dir / f"{stem}-{paper}.pdf", imp, digest))
         if notes is not None:
-            notes.append(_describe(imp, count, options))
+            notes.append(_describe(imp, count, options)
+                         + (_describe_components(layouts) if deck is None else ""))
     if options.singles:
         digest = prints_key(layouts, wanted, title, "singles", options.backs != "none")
         docs.append((out_dir / f"{stem}-singles.pdf", None, digest))
@@ -227,6 +230,27 @@ def _write_forked(load, options: SheetOptions, docs, jobs: int | None) -> None:
         failed += [doc[0].name for doc, worker in zip(batch, workers, strict=True) if worker.exitcode]
     if failed:
         raise RuntimeError(f"writing {', '.join(failed)} failed (see the error above)")
+
+
+def _check_components_fit(layouts, imp) -> None:
+    """Every component (a player mat) fits the paper with its bleed and crop marks, or the file
+    says which does not and the most that fits."""
+    from cardgen.sheets.component_pages import place
+
+    issues = []
+    for key, component in layouts.components.items():
+        try:
+            place(imp.page_w, imp.page_h, component.width, component.height, component.bleed)
+        except ValueError as exc:
+            issues.append(Issue(layouts.path, component.line, f"components.{key}.size",
+                                f"on {imp.paper}: {exc}"))
+    if issues:
+        raise ContentError(issues)
+
+
+def _describe_components(layouts) -> str:
+    return "".join(f"; {c.copies} x {c.name} ({c.width:g} x {c.height:g} mm), a page a side"
+                   for c in layouts.components.values() if c.copies)
 
 
 def _describe(imp, count: int, options: SheetOptions) -> str:
