@@ -37,6 +37,7 @@ class SheetOptions:
     gap: float = 0.0                  # mm between cards; 0 = shared cut lines
     bleed: bool = True                # draw bleed where it fits (False: every card cut at the trim)
     singles: bool = False             # also one page per card at trim + bleed
+    cmyk: Path | None = None          # the singles in CMYK for this ICC output profile (cmyk.py)
 
 
 def make_sheets(game: Game, out_dir: Path, deck: Deck | None = None,
@@ -81,12 +82,19 @@ def make_sheets(game: Game, out_dir: Path, deck: Deck | None = None,
         if notes is not None:
             notes.append(_describe(imp, count, options)
                          + (_describe_components(layouts) if deck is None else ""))
+    converter = None
+    if options.singles and options.cmyk is not None:
+        from cardgen.sheets.cmyk import Converter
+
+        converter = Converter(options.cmyk)     # a bad profile is refused before anything is drawn
     if options.singles:
-        digest = prints_key(layouts, wanted, title, "singles", options.backs != "none")
+        digest = prints_key(layouts, wanted, title, "singles", options.backs != "none",
+                            _profile_digest(converter))
         docs.append((out_dir / f"{stem}-singles.pdf", None, digest))
         if notes is not None:
             notes.append(f"{count} cards, one page each at trim + {layouts.bleed:g} mm bleed"
-                         + (", each followed by its back" if options.backs != "none" else ""))
+                         + (", each followed by its back" if options.backs != "none" else "")
+                         + (f", CMYK for {converter.name}" if converter else ""))
     todo = [i for i, (path, _imp, digest) in enumerate(docs)
             if force or not unchanged(out_dir, path.name, digest)]
     if todo:
@@ -95,10 +103,10 @@ def make_sheets(game: Game, out_dir: Path, deck: Deck | None = None,
         # the cards are drawn once as forms and each paper finished in a forked copy of the
         # document: that saves drawing them again even when only one core is ours
         if len(todo) > 1 and distinct >= PARALLEL_FROM and can_fork():
-            _write_forked(load, options, [docs[i] for i in todo], jobs)
+            _write_forked(load, options, [docs[i] for i in todo], jobs, converter)
         else:
             for i in todo:
-                _write_doc(load, options, docs[i])
+                _write_doc(load, options, docs[i], None, converter)
         remember(out_dir, {docs[i][0].name: docs[i][2] for i in todo})
     outputs.remember(game, out_dir, {f"sheets {imp.paper if imp else 'singles'}": [path]
                                      for path, imp, _digest in docs}, deck.path if deck else None)
@@ -202,16 +210,24 @@ def _sheets_child(send, targets, out_root, options, jobs, force, preloaded) -> N
     send.close()
 
 
-def _write_doc(load, options: SheetOptions, doc, started=None) -> Path:
+def _profile_digest(converter) -> str | None:
+    if converter is None:
+        return None
+    import hashlib
+
+    return hashlib.sha256(converter.data).hexdigest()
+
+
+def _write_doc(load, options: SheetOptions, doc, started=None, cmyk=None) -> Path:
     from cardgen.sheets.pdf import sheets_pdf, singles_pdf
 
     path, imp, _digest = doc
     if imp is None:
-        return write_atomic(path, singles_pdf(load, options.backs != "none", started))
+        return write_atomic(path, singles_pdf(load, options.backs != "none", started, cmyk))
     return write_atomic(path, sheets_pdf(load, imp, options.backs, options.offset, started))
 
 
-def _write_forked(load, options: SheetOptions, docs, jobs: int | None) -> None:
+def _write_forked(load, options: SheetOptions, docs, jobs: int | None, cmyk=None) -> None:
     """Draw the cards once, then finish each PDF in a forked copy of that document, `jobs`
     (default: every CPU this process may use) at a time."""
     from cardgen.sheets.pdf import start
@@ -222,7 +238,8 @@ def _write_forked(load, options: SheetOptions, docs, jobs: int | None) -> None:
     failed = []
     for first in range(0, len(docs), at_once):
         batch = docs[first:first + at_once]
-        workers = [context.Process(target=_write_doc, args=(load, options, doc, started)) for doc in batch]
+        workers = [context.Process(target=_write_doc, args=(load, options, doc, started, cmyk))
+                   for doc in batch]
         for worker in workers:
             worker.start()
         for worker in workers:

@@ -42,7 +42,7 @@ class Deckload:
     parts: list[tuple[str, Face, Face | None]] = field(default_factory=list)
 
 
-def _canvas(buf, pagesize):
+def _canvas(buf, pagesize, cmyk=None):
     import reportlab.rl_config as rl_config
     from reportlab.pdfgen.canvas import Canvas
 
@@ -53,7 +53,9 @@ def _canvas(buf, pagesize):
     register_font(regular.name, regular.path)
     register_font(bold.name, bold.path)
     canvas = Canvas(buf, pagesize=pagesize, invariant=1, initialFontName=regular.name,
-                    initialFontSize=6, pageCompression=1)
+                    initialFontSize=6, pageCompression=1,
+                    enforceColorSpace=cmyk.reportlab if cmyk is not None else None)
+    canvas.cardgen_cmyk = cmyk      # the painters write CMYK colours and images (cmyk.py)
     return canvas, regular, bold
 
 
@@ -130,9 +132,9 @@ class Started:
     forms: dict[int, str]
 
 
-def start(load: Deckload, with_backs: bool) -> Started:
+def start(load: Deckload, with_backs: bool, cmyk=None) -> Started:
     buf = io.BytesIO()
-    canvas, regular, bold = _canvas(buf, (612, 792))
+    canvas, regular, bold = _canvas(buf, (612, 792), cmyk)
     canvas.setAuthor("cardgen")
     sides = [face for _name, front, back in load.parts for face in (front, back if with_backs else None)]
     forms = _form_names(canvas, load.faces + (load.backs if with_backs else []) + sides)
@@ -378,11 +380,15 @@ class _Notes:
         self._text(u + length + 1.2, base + 0.2, label, 6, False)
 
 
-def singles_pdf(load: Deckload, with_backs: bool, started: Started | None = None) -> bytes:
-    """Print-on-demand: one page per copy at trim + bleed, its back on the next page."""
+def singles_pdf(load: Deckload, with_backs: bool, started: Started | None = None, cmyk=None) -> bytes:
+    """Print-on-demand: one page per copy at trim + bleed, its back on the next page. `cmyk` (a
+    cmyk.Converter): every colour in the shop's CMYK, its profile as the output intent (the
+    cards are then drawn afresh, not taken from `started`)."""
     if not load.faces:
         raise ValueError("nothing to print")
-    doc = started or start(load, with_backs)
+    doc = start(load, with_backs, cmyk) if cmyk is not None else started or start(load, with_backs)
+    if cmyk is not None:
+        cmyk.output_intent(doc.canvas)
     canvas, forms = doc.canvas, doc.forms
     first = load.faces[0]
     b = first.bleed
