@@ -116,3 +116,18 @@ def test_place_turns_a_component_only_when_that_is_what_fits():
     assert place(210, 297, 250, 180, 3).turned
     with pytest.raises(ValueError, match="at most"):
         place(210, 297, 300, 250, 3)
+
+
+def test_amfibido_score_board_prints_its_round_track_from_the_tables(tmp_path):
+    """The setup places a round marker on round 1 and a token on the 0 of both score paths."""
+    game = load_game("amfibido")
+    [pdf] = make_sheets(game, tmp_path, options=SheetOptions(papers=("letter",), backs="duplex-long"),
+                        force=True)
+    reader = PdfReader(pdf)
+    [board] = _pages_with(reader, "Score Board · front")
+    assert not _pages_with(reader, "Score Board · back")          # single-sided
+    text = reader.pages[board].extract_text()
+    numerals = {level: row["numeral"] for level, row in game.tables["belts"].items()}
+    for levels in game.tables["draft"]["active_levels"].values():
+        assert " · ".join(numerals[level] for level in levels) in text
+    assert "GRAND SENSEI" in text and str(game.tables["wins_needed"]) in text
