@@ -6,10 +6,11 @@ process (`--jobs 1`) and on two (`--jobs 2`); the table gives the seconds of eac
 and whether the two sweeps' reports are the same (they must be: a match depends only on its
 seed; the report's time left out). The issue asks for 1,000 matches a game: at 1-3 s a match
 for Amfibido and Combo Fighter that is about an hour on one core, so the default is fewer
-(MATCHES). The runner hands out chunks of at least 20 seeds, so a multiple of 40 keeps both
-workers busy to the end. The machine may be shared: a busy second core lowers the speed-up.
-Usage: .venv/bin/python bench/search_sweep.py [MATCHES]   (default 80; 50 or more, or the
-runner plays them on one process)
+(MATCHES). The runner hands a slow bot's seeds out two at a time (fast bots' by the twenty or
+more), so both workers stay busy to the end. The machine may be shared: a busy second core lowers
+the speed-up.
+Usage: .venv/bin/python bench/search_sweep.py [MATCHES [GAME...]]   (default 80, every bundled
+game)
 """
 
 from __future__ import annotations
@@ -39,10 +40,11 @@ def main() -> int:
         print(__doc__.strip())
         return 0 if sys.argv[1] in ("-h", "--help") else 2
     matches = int(sys.argv[1]) if len(sys.argv) > 1 else 80
+    games = sys.argv[2:] or bundled_game_ids()
     print(f"{matches} matches a game, search ({' vs '.join(BOTS)}), --jobs 1 against --jobs 2")
     print(f"{'game':<15} {'jobs 1 (s)':>11} {'jobs 2 (s)':>11} {'speed-up':>9} {'matches/s 2':>12} "
           f"{'same':>5}")
-    for game_id in bundled_game_ids():
+    for game_id in games:
         game = load_game(game_id)
         one, t1 = sweep(game, matches, 1)
         two, t2 = sweep(game, matches, 2)

@@ -22,6 +22,7 @@ from cardgen.model import Card, Game
 from cardgen.model.fields import BoolSpec, EnumSpec, IntSpec, KeywordSpec, ListSpec, Spec
 from cardgen.outputs import remember
 from cardgen.paths import templates_dir
+from cardgen.publish.icons import SITE_INK, html_icons
 from cardgen.render import png_path
 from cardgen.render.thumbnail import RECORD, bleed_pixels, thumbnail_jpeg, thumbnail_path
 
@@ -224,8 +225,8 @@ def fields_for_page(game: Game, card: Card) -> list[tuple[str, FieldValue]]:
 def rich_text(text, game: Game) -> Markup:
     """Card text as HTML: escaped, {icon} as its symbol, **bold** and *italic*."""
     html = str(escape(str(text)))
-    html = re.sub(r"\{([A-Za-z0-9_-]+)\}",
-                  lambda m: str(escape(game.icons.get(m.group(1), m.group(0)))), html)
+    icons = html_icons(game, SITE_INK)
+    html = re.sub(r"\{([A-Za-z0-9_-]+)\}", lambda m: str(icons.get(m.group(1), m.group(0))), html)
     html = re.sub(r"\*\*(.+?)\*\*", r"<b>\1</b>", html)
     html = re.sub(r"\*(.+?)\*", r"<i>\1</i>", html)
     return Markup(html.replace("\n", "<br>"))

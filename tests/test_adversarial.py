@@ -163,6 +163,19 @@ BROKEN_ART = {      # how to break art/wolf.png, and what the error then says ab
     "svg: no size": (lambda p: p.write_text(_svg("").replace(' width="90" height="90"', "")),
                      "has no size: give the <svg> a viewBox"),
     "svg: malformed": (lambda p: p.write_text(_svg("<rect>")), "is not a well-formed SVG drawing (line 2"),
+    # filter effects that would draw for minutes (resvg has no time limit of its own)
+    "svg: a wide dilate": (lambda p: p.write_text(_svg(
+        '<filter id="f"><feMorphology radius="40"/></filter>'
+        '<rect width="90" height="90" filter="url(#f)"/>')),
+        "line 2: its <feMorphology> (radius 40) would take too long to draw at"),
+    "svg: noise of many octaves": (lambda p: p.write_text(_svg(
+        '<filter id="f"><feTurbulence numOctaves="900"/></filter>'
+        '<rect width="90" height="90" filter="url(#f)"/>')),
+        "line 2: its <feTurbulence> (numOctaves 900) would take too long"),
+    "svg: a huge kernel": (lambda p: p.write_text(_svg(
+        '<filter id="f"><feConvolveMatrix order="100" kernelMatrix="' + " 1" * 10_000 + '"/></filter>'
+        '<rect width="90" height="90" filter="url(#f)"/>')),
+        "line 2: its <feConvolveMatrix> (a kernel of 10000 cells) would take too long"),
     "folder": (lambda p: p.mkdir(), "is a folder, not a picture"),
     "pipe": (lambda p: os.mkfifo(p), "is not a regular file"),
     "bomb": (lambda p: p.write_bytes(_png_of_size(10_000, 10_000)),

@@ -71,3 +71,19 @@ def test_a_field_no_element_shows_is_not_listed():
     shown = {f for b in field_boxes(load_layouts(game), anatomy.pick_anatomy_card(game))[1]
              for f in b.fields}
     assert {c["field"] for c in node["callouts"]} - {"name", "type"} <= shown
+
+
+def test_an_unchanged_rebuild_reuses_the_markers_and_a_moved_text_places_them_again(tmp_path, monkeypatch):
+    game = load_game("combo-fighter")
+    picture = tmp_path / "anatomy-card.png"
+    image = {"url": picture.as_uri(), "path": str(picture)} | anatomy.trim(game, None)
+    [first] = anatomy.anatomy(game, None, image)
+    assert first["markers"] and (tmp_path / "anatomy-card.markers.json").is_file()
+    placed = []
+    real = anatomy.place_markers
+    monkeypatch.setattr(anatomy, "place_markers", lambda *a: placed.append(1) or real(*a))
+    [again] = anatomy.anatomy(game, None, image)
+    assert again["markers"] == first["markers"] and not placed      # read back, exactly as placed
+    moved = image | {"text_boxes": [(x0, y0 + 1, x1, y1 + 1) for x0, y0, x1, y1 in image["text_boxes"]]}
+    anatomy.anatomy(game, None, moved)
+    assert placed == [1]

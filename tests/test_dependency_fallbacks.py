@@ -265,3 +265,24 @@ def layout_undefined():
     from jinja2 import Undefined
 
     return Undefined
+
+
+def test_a_reportlab_without_shaped_strings_writes_the_text_unshaped_and_says_so(fresh, monkeypatch, capsys):
+    from reportlab.pdfbase import ttfonts
+    from reportlab.pdfgen.canvas import Canvas
+
+    from cardgen.render.display import Face, Run
+    from cardgen.render.fonts import FontBook
+
+    monkeypatch.delattr(ttfonts, "ShapedStr")
+    slab = FontBook().face("Alfa Slab One")
+    face = Face("t", 63.5, 88.9, 0.0, [Run(4, 20, "AVATAR", slab.path, slab.name, 20.0, (0, 0, 0, 255))])
+    buffer = io.BytesIO()
+    canvas = Canvas(buffer, pagesize=(200, 300))
+    paint_pdf.draw_face(canvas, face, 0, 300)
+    canvas.save()
+    err = capsys.readouterr().err
+    assert err.startswith("cardgen: ReportLab ") and "ttfonts.ShapedStr (shaped text)" in err
+    from pypdf import PdfReader
+
+    assert "AVATAR" in PdfReader(io.BytesIO(buffer.getvalue())).pages[0].extract_text()

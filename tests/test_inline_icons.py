@@ -119,6 +119,9 @@ def test_a_changed_icon_redraws_the_cards_that_show_it_and_no_other(isles, tmp_p
     ('<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 9 9"><image href="/etc/hosts"/></svg>',
      "game.yaml:{line}: icons.gem: icons/gem.svg line 1: <image> refers to '/etc/hosts' outside the drawing"),
     ("not a picture", "game.yaml:{line}: icons.gem: icons/gem.svg is not a picture"),
+    ('<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 9 9"><filter id="f"><feMorphology radius="4"/>'
+     '</filter><path d="M0 0h9v9z" filter="url(#f)"/></svg>',
+     "game.yaml:{line}: icons.gem: icons/gem.svg line 1: its <feMorphology> (radius 4) would take too long"),
 ])
 def test_an_icon_that_cannot_be_drawn_is_game_yaml_s_error_at_its_line(isles, tmp_path, capsys, content,
                                                                       words):
@@ -137,3 +140,35 @@ def test_an_icon_mapping_is_checked_when_game_yaml_is_read(isles, tmp_path, caps
         "gem: {image: icons/gem.svg}", "gem: {picture: icons/gem.svg}"))
     assert cli.main(["check", str(isles)]) == 2
     assert "icons.gem" in capsys.readouterr().err
+
+
+def _data_pictures(html: str) -> dict[str, Image.Image]:
+    import base64
+    import io
+    import re
+
+    return {alt: Image.open(io.BytesIO(base64.b64decode(data))).convert("RGBA")
+            for alt, data in re.findall(r'<img class="icon picture" alt="([^"]+)"[^>]*'
+                                        r'src="data:image/png;base64,([^"]+)"', html)}
+
+
+def _opaque_colours(image: Image.Image) -> set[tuple]:
+    data = image.tobytes()
+    return {tuple(data[i:i + 3]) for i in range(0, len(data), 4) if data[i + 3] == 255}
+
+
+def test_the_site_and_the_books_show_picture_icons_not_their_names(isles, tmp_path):
+    from cardgen.publish.icons import BOOK_INK, SITE_INK, html_icons
+    from cardgen.publish.nodes import rich
+
+    assert cli.main(["build", str(isles), "--out", str(tmp_path / "out"), "--only", "site"]) == 0
+    page = (tmp_path / "out" / "painted-isles" / "site" / "card" / "ember.html").read_text()
+    assert "{gem}" not in page and "{sun}" not in page and "{star}" not in page
+    pictures = _data_pictures(page)
+    assert set(pictures) == {"gem", "sun"}
+    # gem in the page's text colour; sun (colour: original) in its own orange
+    assert _opaque_colours(pictures["gem"]) == {SITE_INK[:3]}
+    assert _opaque_colours(pictures["sun"]) == {(245, 166, 35)}
+    book = str(rich("Pay {gem}, then {star}.", html_icons(load_game(isles))))
+    assert _opaque_colours(_data_pictures(book)["gem"]) == {BOOK_INK[:3]}
+    assert '<span class="icon" title="star">\u2605</span>' in book

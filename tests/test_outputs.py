@@ -151,11 +151,13 @@ def test_the_rulebook_keeps_only_the_anatomy_picture_it_shows(tmp_path):
     out = tmp_path / "out" / "lantern-guild"
     build_rulebook(load_game(folder), out)
     assets = out / "rulebook-assets"
-    assert {p.name for p in assets.iterdir()} == {"anatomy-harbour-warden.png", "anatomy-harbour-warden.key"}
+    assert {p.name for p in assets.iterdir()} == {"anatomy-harbour-warden.png", "anatomy-harbour-warden.key",
+                                                  "anatomy-harbour-warden.markers.json"}
     for path in [*folder.glob("cards/*.yaml"), *folder.glob("decks/*.yaml"), *folder.glob("rules/*.md")]:
         path.write_text(path.read_text().replace("Harbour Warden", "Harbour Watch"))
     build_rulebook(load_game(folder), out)
-    assert {p.name for p in assets.iterdir()} == {"anatomy-harbour-watch.png", "anatomy-harbour-watch.key"}
+    assert {p.name for p in assets.iterdir()} == {"anatomy-harbour-watch.png", "anatomy-harbour-watch.key",
+                                                  "anatomy-harbour-watch.markers.json"}
 
 
 def test_the_first_build_with_the_record_removes_pngs_an_older_cardgen_left(tmp_path):

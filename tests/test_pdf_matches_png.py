@@ -4,6 +4,9 @@ the PDF painter tracks, drawn as vector PDF and rasterised, has the same colours
 The PDF painter writes its own operators and keeps the fill colour, alphas and line width between
 items (and between runs of one text object); a slip there recolours text or makes a watermark
 opaque without moving anything, which position tests alone would not notice.
+
+Shaped text (kerning, ligatures) puts each glyph at the same place in both, and where shaping put
+it: the PNG draws glyph by glyph, the PDF through TJ arrays.
 """
 
 from __future__ import annotations
@@ -153,3 +156,71 @@ def test_svg_art_as_a_whole_differs_little_between_pdf_and_png(svg_pictures):
     png, pdf_pages = svg_pictures
     for pdf in pdf_pages:
         assert ImageStat.Stat(ImageChops.difference(png, pdf).convert("L")).mean[0] < 2.0
+
+
+# -- shaped text: kerning and ligatures at the same places in both ---------------------------------
+
+def shaped_face() -> Face:
+    book = FontBook()
+    slab, barlow = book.face("Alfa Slab One"), book.face("Barlow Condensed")
+    return Face("shaped", 63.5, 88.9, 3.0, [
+        Rect(-3, -3, 69.5, 94.9, fill=(255, 255, 255, 255)),
+        Run(4, 20, "AVATAR Tower", slab.path, slab.name, 20.0, INK),          # kerned pairs
+        Run(4, 45, "office AVATAR fly", barlow.path, barlow.name, 22.0, INK),  # ligatures and kerning
+    ])
+
+
+def _pdf_bytes(face: Face) -> bytes:
+    from reportlab.pdfgen.canvas import Canvas
+
+    b = face.bleed
+    buf = io.BytesIO()
+    canvas = Canvas(buf, pagesize=((face.width + 2 * b) * MM, (face.height + 2 * b) * MM), invariant=1)
+    draw_face(canvas, face, b * MM, (face.height + b) * MM)
+    canvas.showPage()
+    canvas.save()
+    return buf.getvalue()
+
+
+def _ink_columns(image, top_mm: float, bottom_mm: float) -> set[int]:
+    """The pixel columns with ink (darker than mid-grey) between two heights."""
+    k = DPI / 25.4
+    band = image.convert("L").crop((0, round((top_mm + 3) * k), image.width, round((bottom_mm + 3) * k)))
+    return {x for x in range(band.width) if band.crop((x, 0, x + 1, band.height)).getextrema()[0] < 128}
+
+
+@pytest.mark.parametrize("band", [(12, 21), (37, 46)])
+def test_shaped_text_has_its_glyphs_at_the_same_places_in_the_pdf_and_the_png(band):
+    """Every column with ink in one has ink within a pixel in the other (kerning moves glyphs by
+    several pixels at this size: a painter that placed them unkerned would leave gaps unmatched)."""
+    face = shaped_face()
+    png, pdf = _ink_columns(paint_png(face, dpi=DPI), *band), _ink_columns(rasterise_pdf(face)[0], *band)
+    assert len(png) > 100
+    near = {x + d for x in pdf for d in (-1, 0, 1)}
+    near_png = {x + d for x in png for d in (-1, 0, 1)}
+    assert not png - near and not pdf - near_png, (sorted(png - near), sorted(pdf - near_png))
+
+
+def test_the_pdf_places_each_glyph_where_shaping_put_it_and_keeps_the_text():
+    import ctypes
+
+    import pypdfium2 as pdfium
+    import pypdfium2.raw as raw
+
+    from cardgen.render.fonts import load_face
+    from cardgen.render.shaping import glyphs
+
+    face = shaped_face()
+    page = pdfium.PdfDocument(_pdf_bytes(face))[0]
+    text = page.get_textpage()
+    assert text.get_text_range().split() == ["AVATAR", "Tower", "office", "AVATAR", "fly"]   # searchable
+    kerned = face.items[1]
+    font = load_face(kerned.font)
+    expected = [kerned.x + x / font.upem * kerned.size * 25.4 / 72
+                for _g, x, _y in glyphs(kerned.font, kerned.text).glyphs]
+    x, y = ctypes.c_double(), ctypes.c_double()
+    found = []
+    for i in range(len(kerned.text)):
+        raw.FPDFText_GetCharOrigin(text.raw, i, ctypes.byref(x), ctypes.byref(y))
+        found.append(x.value / MM - face.bleed)
+    assert found == pytest.approx(expected, abs=0.02)

@@ -6,6 +6,7 @@ whole batch per run instead of one error at a time.
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 from cardgen.errors import ContentError, Issue, IssueList, did_you_mean, display_path
@@ -53,6 +54,7 @@ CARD_CORE_FIELDS = ("name", "type", "copies")
 MAX_COPIES = 999
 
 _text = StrSpec(text=True)
+LANGUAGE_PATTERN = r"[a-z]{2,3}([_-][A-Za-z]{2,4})?"
 GAME_FIELDS: dict[str, Spec] = {
     "id": StrSpec(pattern=r"[a-z0-9][a-z0-9-]*", doc="Lower-case letters, digits and dashes."),
     "name": StrSpec(doc="The game's title."),
@@ -65,6 +67,9 @@ GAME_FIELDS: dict[str, Spec] = {
     "designer": StrSpec(),
     "credits": _text,
     "card_size": EnumSpec(CARD_SIZES),
+    "language": StrSpec(pattern=LANGUAGE_PATTERN,
+                        doc="The language of the game's text, as en, fr or pt_BR: card text is "
+                            "hyphenated with its dictionary (default en)."),
     "spreadsheets": RecordSpec({"list_separator": StrSpec(
         pattern=r"[^\sA-Za-z0-9\[\]{}\"']{1,3}",
         doc="What separates a list's items in one cell of a card spreadsheet: 1-3 characters, no "
@@ -124,6 +129,17 @@ DECK_CHECK_OPTIONS: dict[str, RecordSpec] = {
 }
 
 
+def _check_language(raw, issues: IssueList) -> None:
+    """game.yaml `language:` names one that card text can be hyphenated in."""
+    from cardgen.render.hyphenate import has_dictionary
+
+    language = raw.get("language")
+    well_formed = isinstance(language, str) and re.fullmatch(LANGUAGE_PATTERN, language)
+    if well_formed and not has_dictionary(language):
+        issues.add(raw.line_of("language"), "language",
+                   f"no hyphenation dictionary for {language!r} (Pyphen's, as en, de, fr, pt_BR)")
+
+
 def load_game(ref: str | Path, relative_to: Path | None = None) -> Game:
     """Load and check a game by bundled id or folder path. Raises ContentError."""
     folder = resolve_game_folder(str(ref), relative_to)
@@ -165,6 +181,7 @@ class GameLoader:
             checked = LineDict({k: v for k, v in raw.items() if k != "code"})
             checked.line, checked.key_lines = raw.line, raw.key_lines
         check_fields(checked, GAME_FIELDS, ["id", "name"], raw.line, "", ctx)
+        _check_language(raw, issues)
 
         shared = self._parse_specs(raw.get("fields") or {}, "fields", issues, raw)
         card_types = self._parse_card_types(raw, shared, issues)

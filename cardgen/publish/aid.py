@@ -19,6 +19,7 @@ from markupsafe import Markup
 
 from cardgen.gamecode import load_hook, own_code_errors, require
 from cardgen.model import Game
+from cardgen.publish.icons import html_icons
 from cardgen.publish.keywords import keywords as keyword_nodes
 from cardgen.publish.nodes import human, is_flat, rich, to_nodes
 
@@ -45,7 +46,7 @@ class Aid:
     def __init__(self, game: Game):
         self.game = game
         self.t = game.tables if isinstance(game.tables, dict) else {}
-        self.icons = game.icons
+        self.icons = html_icons(game)
         self.sections: list[AidSection] = []
         self.missing: list[str] = []
 

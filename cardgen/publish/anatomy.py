@@ -10,6 +10,7 @@ from markupsafe import Markup
 
 from cardgen.fsutil import write_atomic
 from cardgen.model import Game
+from cardgen.publish.icons import html_icons
 from cardgen.publish.nodes import human, is_flat, rich
 
 
@@ -43,12 +44,12 @@ def anatomy(game: Game, arg: str | None = None, image: dict | None = None) -> li
             continue
         if printed is not None and name not in printed:
             continue                      # a player cannot see it on the card
-        shown = rich(value, game.icons) if is_flat(value) else Markup("see card")
+        shown = rich(value, html_icons(game)) if is_flat(value) else Markup("see card")
         if len(str(shown)) > 80:
             shown = Markup("see card")
         callouts.append({"label": human(name), "value": shown, "field": name,
-                         "doc": rich(getattr(spec, "doc", None) or "", game.icons)})
-    markers = place_markers(image, callouts) if image else []
+                         "doc": rich(getattr(spec, "doc", None) or "", html_icons(game))})
+    markers = _markers(image, callouts) if image else []
     return [{"kind": "anatomy", "image": image, "card": card.name, "type": card_type.label,
              "callouts": callouts, "markers": markers}]
 
@@ -69,7 +70,7 @@ def anatomy_image(game: Game, out_dir: Path, card_name: str | None) -> Path | No
     card = pick_anatomy_card(game, card_name)
     if card is None:
         return None
-    target, stamp = anatomy_files(out_dir / "rulebook-assets" / f"anatomy-{card.stem}.png")
+    target, stamp, _placed = anatomy_files(out_dir / "rulebook-assets" / f"anatomy-{card.stem}.png")
     key = _render_key(game, card)
     if key and target.is_file() and stamp.is_file() and stamp.read_text() == key:
         return target                                   # unchanged card and layout: reuse it
@@ -81,8 +82,35 @@ def anatomy_image(game: Game, out_dir: Path, card_name: str | None) -> Path | No
 
 
 def anatomy_files(image: Path) -> list[Path]:
-    """An anatomy picture and the stamp of what it was drawn from."""
-    return [image, image.with_suffix(".key")]
+    """An anatomy picture, the stamp of what it was drawn from and its markers' places."""
+    return [image, image.with_suffix(".key"), image.with_suffix(".markers.json")]
+
+
+def _markers(image: dict, callouts: list[dict]) -> list[dict]:
+    """place_markers, kept beside the picture with what it was placed from: the search takes
+    most of a second on a busy card (Amiibart), and an unchanged rebuild need not repeat it."""
+    if not image.get("path"):
+        return place_markers(image, callouts)
+    import hashlib
+    import json
+
+    from cardgen.inputs import code_digest
+
+    wanted = json.dumps([code_digest("publish"), [c.get("field") for c in callouts],
+                         {k: image.get(k) for k in ("boxes", "text_boxes", "size", "frame_w", "gutter")}],
+                        default=repr, sort_keys=True)
+    key = hashlib.sha256(wanted.encode()).hexdigest()[:24]
+    cache = anatomy_files(Path(image["path"]))[2]
+    try:
+        kept = json.loads(cache.read_text(encoding="utf-8"))
+        if kept.get("key") == key:
+            return [m | {"box": tuple(m["box"]), "target": tuple(m["target"]), "start": tuple(m["start"])}
+                    for m in kept["markers"]]
+    except (OSError, ValueError, KeyError, TypeError, AttributeError):
+        pass            # none yet, or not one this code wrote: placed again
+    markers = place_markers(image, callouts)
+    write_atomic(cache, json.dumps({"key": key, "markers": markers}, default=list) + "\n")
+    return markers
 
 
 def _render_key(game: Game, card) -> str | None:

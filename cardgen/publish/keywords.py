@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 
 from cardgen.model import Game
+from cardgen.publish.icons import html_icons
 from cardgen.publish.nodes import rich
 
 
@@ -46,6 +47,6 @@ def keywords(game: Game, arg: str | None = None) -> list[dict]:
     for name in sorted(game.keywords, key=str.lower):
         n = len(usage[name])
         meta = f"on {n} card{'s' if n != 1 else ''}" if n else "no card uses it yet"
-        items.append({"term": name, "text": rich(game.keywords[name], game.icons), "meta": meta,
+        items.append({"term": name, "text": rich(game.keywords[name], html_icons(game)), "meta": meta,
                       "id": keyword_id(name)})
     return [{"kind": "defs", "cls": "keywords", "items": items}]

@@ -42,8 +42,9 @@ def human(key: Any) -> str:
     return text[:1].upper() + text[1:]
 
 
-def rich(value: Any, icons: dict[str, str] | None = None) -> Markup:
-    """Escaped text with {icon} tokens drawn as symbols."""
+def rich(value: Any, icons: dict[str, str | Markup] | None = None) -> Markup:
+    """Escaped text with {icon} tokens drawn as symbols: `icons` maps a name to its characters,
+    or to the HTML that shows it (cardgen.publish.icons.html_icons: pictures too)."""
     if value is None:
         return Markup("")
     if isinstance(value, bool):
@@ -59,6 +60,8 @@ def rich(value: Any, icons: dict[str, str] | None = None) -> Markup:
             glyph = icons.get(m.group(1))
             if glyph is None:
                 return m.group(0)
+            if isinstance(glyph, Markup):
+                return str(glyph)
             return f'<span class="icon" title="{m.group(1)}">{escape(glyph)}</span>'
 
         text = ICON_TOKEN.sub(icon, text)

@@ -137,7 +137,7 @@ def _fill(game: Game, block: Block, chapter: Chapter, scenarios, out_dir, book: 
                 book.warnings.append(f"card anatomy printed without a picture: {exc.issues[0]}")
             if path is not None:
                 book.extra_files.append(path)
-                image = {"url": path.resolve().as_uri()} | anatomy.trim(game, block.arg)
+                image = {"url": path.resolve().as_uri(), "path": str(path)} | anatomy.trim(game, block.arg)
     return sections.generate(game, block.name, block.arg, chapter.source, block.line, image)
 
 

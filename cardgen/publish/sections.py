@@ -22,6 +22,7 @@ from cardgen.model import Game
 from cardgen.model.fields import CardRefSpec, EnumSpec, IntSpec
 from cardgen.publish import anatomy, keywords
 from cardgen.publish.aid import aid_sections
+from cardgen.publish.icons import html_icons
 from cardgen.publish.nodes import human, is_flat, lookup, rich, to_nodes
 
 # The fonts a published PDF embeds, for the credits (folder, family, licence).
@@ -123,7 +124,7 @@ def glossary(game: Game, arg: str | None = None, keywords_printed: bool = False)
     def add(term, text, meta):
         key = str(term).lower()
         if key not in entries and text:
-            entries[key] = {"term": str(term), "text": rich(text, game.icons) if isinstance(text, str)
+            entries[key] = {"term": str(term), "text": rich(text, html_icons(game)) if isinstance(text, str)
                             else text, "meta": meta}
 
     for name, text in game.keywords.items():
@@ -168,8 +169,9 @@ def load_scenarios(game: Game) -> list[dict]:
 
 
 def _qa(game: Game, scenarios: list[dict], source: str) -> list[dict]:
-    items = [{"title": s["title"], "question": rich(s["question"], game.icons) if s["question"] else None,
-              "answer": rich(s["answer"], game.icons) if s["answer"] else None, "source": s["source"]}
+    icons = html_icons(game)
+    items = [{"title": s["title"], "question": rich(s["question"], icons) if s["question"] else None,
+              "answer": rich(s["answer"], icons) if s["answer"] else None, "source": s["source"]}
              for s in scenarios if s["source"] == source]
     return [{"kind": "qa", "cls": source, "items": items}] if items else []
 
@@ -190,10 +192,10 @@ def rulings(game: Game, arg: str | None = None, scenarios=None) -> list[dict]:
         value = game.tables.get(arg) if isinstance(game.tables, dict) else None
         if value is None:
             raise KeyError(f"game.yaml tables has no {arg}")
-        nodes += to_nodes(value, game.icons)
+        nodes += to_nodes(value, html_icons(game))
     elif game.rulings:
         nodes.append({"kind": "cited", "cls": "rulings", "items": [
-            {"text": rich(r.rule, game.icons), "cites": rich(r.cites) if r.cites else None,
+            {"text": rich(r.rule, html_icons(game)), "cites": rich(r.cites) if r.cites else None,
              "cites_label": _cites_label(r.cites, "Rulebook")} for r in game.rulings]})
     return nodes + _qa(game, load_scenarios(game) if scenarios is None else scenarios, "ruling")
 
@@ -211,7 +213,7 @@ def variants(game: Game, arg: str | None = None) -> list[dict]:
     items = []
     for v in order:
         whose = "Optional rule of the rulebook" if v.source == "rulebook" else "House rule"
-        items.append({"title": v.name, "meta": whose, "text": rich(v.rule, game.icons),
+        items.append({"title": v.name, "meta": whose, "text": rich(v.rule, html_icons(game)),
                       "cites": rich(v.cites) if v.cites else None,
                       "cites_label": _cites_label(v.cites, "Departs from" if v.source == "house"
                                                   else "Rulebook")})
@@ -228,7 +230,7 @@ def variants(game: Game, arg: str | None = None) -> list[dict]:
 def table(game: Game, arg: str | None = None) -> list[dict]:
     if not arg:
         raise KeyError("[[table:NAME]] needs the name of a game.yaml table")
-    return to_nodes(lookup(game.tables, arg), game.icons)
+    return to_nodes(lookup(game.tables, arg), html_icons(game))
 
 
 def ruling(game: Game, arg: str | None = None) -> list[dict]:
@@ -239,7 +241,7 @@ def ruling(game: Game, arg: str | None = None) -> list[dict]:
     doc = value.get("doc") if isinstance(value, dict) else value if isinstance(value, str) else None
     if not doc:
         raise KeyError(f"game.yaml tables.{arg} has no doc line")
-    return [{"kind": "ruling", "text": rich(doc, game.icons)}]
+    return [{"kind": "ruling", "text": rich(doc, html_icons(game))}]
 
 
 def all_tables(game: Game, arg: str | None = None, skip=()) -> list[dict]:
@@ -247,7 +249,7 @@ def all_tables(game: Game, arg: str | None = None, skip=()) -> list[dict]:
     for name, value in game.tables.items():
         if name in skip or name == "terms":
             continue
-        inner = to_nodes(value, game.icons)
+        inner = to_nodes(value, html_icons(game))
         if inner:
             nodes.append({"kind": "group", "title": human(name), "cls": "table-group", "nodes": inner})
     return nodes
@@ -265,7 +267,8 @@ def card_list(game: Game, arg: str | None = None) -> list[dict]:
             and all(is_flat(c.get(f)) and len(str(c.get(f) or "")) <= 24 for c in cards)]
     show_copies = any(c.copies != 1 for c in cards)
     head = ["Card"] + [human(c) for c in cols] + (["Copies"] if show_copies else [])
-    rows = [[Markup("<b>{}</b>").format(c.name)] + [rich(c.get(f), game.icons) for f in cols]
+    icons = html_icons(game)
+    rows = [[Markup("<b>{}</b>").format(c.name)] + [rich(c.get(f), icons) for f in cols]
             + ([Markup(str(c.copies))] if show_copies else []) for c in cards]
     return [{"kind": "table", "cls": "data card-list", "head": head, "rows": rows}]
 
@@ -280,7 +283,7 @@ def decks(game: Game, arg: str | None = None) -> list[dict]:
         count = sum(n for _, n in deck.counted_entries())
         description = deck.raw.get("description") if isinstance(deck.raw, dict) else None
         rows.append([Markup("<b>{}</b>").format(deck.name), Markup(str(count)),
-                     rich(description or "", game.icons)])
+                     rich(description or "", html_icons(game))])
     if not rows:
         return []
     return [{"kind": "table", "cls": "data decks", "head": ["Deck", "Cards", ""], "rows": rows}]

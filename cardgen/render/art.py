@@ -29,11 +29,19 @@ class ArtError(Exception):
     """A picture that cannot be drawn: why, in words that follow its file name."""
 
 
-def check_art(path: str) -> None:
+def check_art(path: str, shown_px: tuple[int, int] | None = None, fit: str = "contain") -> None:
     """Raise ArtError unless `path` is a picture cardgen can draw (decoding it: a cut-short file
-    is found only then). The picture stays decoded for the painter that draws it next."""
-    if load_svg(path) is None:
+    is found only then), and an SVG can be drawn in good time in a box of `shown_px` pixels. The
+    picture stays decoded for the painter that draws it next."""
+    svg = load_svg(path)
+    if svg is None:
         load_art(path)
+    elif shown_px is not None:
+        from cardgen.render.svg import raster_size
+
+        problem = svg.drawing_problem(*raster_size(svg, *shown_px, fit))
+        if problem:
+            raise ArtError(problem)
 
 
 @lru_cache(maxsize=64)      # (a few drawings: art and the game's inline icons)

@@ -9,6 +9,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 Colour = tuple[int, int, int, int]
+MM_PER_INCH = 25.4
+PRINT_DPI = 300     # what every print preset draws cards at (cardgen.render.PRESETS)
 
 
 @dataclass(slots=True)

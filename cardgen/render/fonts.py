@@ -1,7 +1,8 @@
 """Fonts by family name, their metrics, and glyph fallback.
 
-Text is measured once, here, from the fonts' own (unhinted) advance widths, and both painters
-place every run where this layout put it: the PNG and the PDF break lines identically. A
+Text is measured once, here, from the fonts' own (unhinted) advance widths as HarfBuzz shapes
+them (kerning, ligatures: cardgen/render/shaping.py), and both painters place every glyph where
+this layout put it: the PNG and the PDF break lines identically. A
 character the chosen font lacks is drawn from the icon font (DejaVu Sans), and a character no
 font has is an error: ReportLab would drop it silently and Pillow would draw a box.
 """
@@ -14,7 +15,7 @@ from functools import lru_cache
 from pathlib import Path
 
 from cardgen.paths import fonts_dir
-from cardgen.render import filecache
+from cardgen.render import filecache, shaping
 
 PT_TO_MM = 25.4 / 72
 
@@ -75,12 +76,9 @@ class Face:
         return self.em(text) * size_pt * PT_TO_MM
 
     def em(self, text: str) -> float:
-        """The text's advance width in em (at 1 pt it is this many points)."""
-        adv = self.advances
-        try:                                # every character present: the usual case, in C
-            return sum(map(adv.__getitem__, map(ord, text))) / self.upem
-        except KeyError:
-            return sum(adv.get(ord(c), 0) for c in text) / self.upem
+        """The text's shaped advance width in em (at 1 pt it is this many points): kerned, with
+        ligatures, as both painters draw it (cardgen/render/shaping.py)."""
+        return shaping.advance(self.path, text) / self.upem
 
 
 @dataclass(frozen=True)

@@ -20,9 +20,20 @@ from cardgen.model import Card, Game
 from cardgen.render import fallback, filecache, limits
 from cardgen.render.art import ArtError, art_size, check_art
 from cardgen.render.components import Component, check_reference_back, read_components, sized
-from cardgen.render.display import Colour, Ellipse, Face, Line, Picture, Polygon, Rect, Run
+from cardgen.render.display import (
+    MM_PER_INCH,
+    PRINT_DPI,
+    Colour,
+    Ellipse,
+    Face,
+    Line,
+    Picture,
+    Polygon,
+    Rect,
+    Run,
+)
 from cardgen.render.fonts import ICON_FAMILY, PT_TO_MM, VARIANTS, FontBook, glyph_bounds, load_face
-from cardgen.render.text import InlineImage, MissingGlyph, Overflow, Style, fit_text, measure
+from cardgen.render.text import InlineImage, MissingGlyph, Overflow, Style, TextProblem, fit_text, measure
 from cardgen.yamlio import LineDict, LineList, parse_yaml, read_yaml_text
 
 CARD_SIZES = {  # trim sizes in mm
@@ -173,8 +184,9 @@ def _picture_icons(layouts: Layouts) -> dict[str, InlineImage]:
             issues.add(icon.line, where, f"image {icon.image!r} is outside the game folder")
             continue
         try:
-            check_art(str(path))
             width, height = art_size(str(path))
+            # (checked as if drawn an inch tall: larger than in any text, a 90 pt title's icons)
+            check_art(str(path), _print_pixels(MM_PER_INCH * width / height, MM_PER_INCH), "contain")
         except ArtError as exc:
             missing = not path.exists() and not path.is_symlink()
             issues.add(icon.line, where, f"no image file {icon.image!r} in {game.folder}" if missing
@@ -388,9 +400,22 @@ def _environment(layouts: Layouts):
     env = SandboxedEnvironment(autoescape=False, keep_trailing_newline=False)
     env.filters["roman"] = lambda n: ROMAN[n] if isinstance(n, int) and 0 <= n < len(ROMAN) else str(n)
     env.filters["slug"] = slug
+    env.filters["text_width"] = _text_width_filter(layouts)
     env.globals.update(colours=layouts.colours, icons=layouts.game.icons, tables=layouts.game.tables,
                        game={"id": layouts.game.id, "name": layouts.game.name})
     return env
+
+
+def _text_width_filter(layouts: Layouts):
+    """`{{ text | text_width('style') }}`: the width in mm of plain text set in a style's font and
+    size, shaped (kerned) as the text elements set it; for rules drawn under or beside text."""
+    def text_width(text, style_name: str) -> float:
+        style = layouts.styles.get(style_name)
+        if style is None:
+            raise ValueError(f"text_width: no style {style_name!r}{did_you_mean(style_name, layouts.styles)}")
+        face = layouts.book.face(style.font, style.bold, style.italic)
+        return face.width_mm(str(text), style.size)
+    return text_width
 
 
 _FAST_JINJA: list[bool] = []
@@ -1056,19 +1081,20 @@ def _draw_text(text, right, box, style: Style, ctx: Context, out, where, field_n
             right_runs = fit_text(right, box, right_style, layouts.book, layouts.text_icons, [])
             taken = (x + w) - min(r.x for r in right_runs) + 1.0
             runs = fit_text(text, (x, y, w - taken, h), style, layouts.book, layouts.text_icons,
-                            list(game.keywords))
+                            list(game.keywords), hyphenation_language(game))
             shift = _first_baseline(runs) - _first_baseline(right_runs)
             for r in right_runs:
                 r.y += shift
             out.extend(runs + right_runs)
         else:
-            out.extend(fit_text(text, box, style, layouts.book, layouts.text_icons, list(game.keywords)))
+            out.extend(fit_text(text, box, style, layouts.book, layouts.text_icons, list(game.keywords),
+                                hyphenation_language(game)))
     except Overflow as exc:
         raise LayoutError(ctx.card, field_name,
                           f"text does not fit its box at the minimum size {style.min_size}pt "
                           f"({where}: needs {exc.needed:.1f} mm, box is {exc.available:.1f} mm); "
                           "shorten it or enlarge the box") from None
-    except MissingGlyph as exc:
+    except TextProblem as exc:          # a missing glyph, an unbalanced marker
         raise LayoutError(ctx.card, field_name, str(exc)) from None
 
 
@@ -1102,26 +1128,27 @@ def _flow(el, ctx, out, where, offset):
     if not blocks:
         return
     layouts = ctx.layouts
-    game = layouts.game
     scale = 1.0
     min_scale = _setting(el, "min_scale", 0.6, ctx, where)
+    hyphenate = None            # the last resort, at the smallest scale (as fit_text)
     while True:
         heights = []
         fits = True
-        for kind, block, _sub, style, text, _ in blocks:
+        for kind, block, sub, style, text, _ in blocks:
             if kind == "rule":
                 heights.append(_setting(block, "width", 0.3, ctx, where))
                 continue
             size = max(style.min_size, style.size * scale)
             body, right = text.split("\x00")
-            width = w - (_right_width(right, style, size, layouts) if right else 0.0)
-            height, ok = measure(body, width, style, layouts.book, layouts.text_icons, list(game.keywords),
-                                 size)
+            height, ok = _measure_block(body, right, w, style, size, layouts, sub, block, hyphenate)
             fits = fits and ok
             heights.append(height + 0.2)
         total = sum(heights) + gap * (len(blocks) - 1)
         if fits and total <= h + 1e-6:
             break
+        if scale <= min_scale and hyphenate is None and hyphenation_language(layouts.game):
+            hyphenate = hyphenation_language(layouts.game)
+            continue
         if scale <= min_scale:
             raise LayoutError(ctx.card, _field_of(blocks[0][1]),
                               f"text does not fit its box ({where}: needs {total:.1f} mm, box is "
@@ -1140,6 +1167,26 @@ def _flow(el, ctx, out, where, offset):
             _draw_text(body, right, (x, cursor, w, height + 0.5), sized, sub, out, block_where,
                        _field_of(block))
         cursor += height + gap
+
+
+def _measure_block(body, right, width, style: Style, size: float, layouts: Layouts, ctx, block,
+                   hyphenate=None):
+    """measure() for a flow block beside its `right:` text; a text problem is the block's card's."""
+    try:
+        width -= _right_width(right, style, size, layouts) if right else 0.0
+        return measure(body, width, style, layouts.book, layouts.text_icons, list(layouts.game.keywords),
+                       size, hyphenate)
+    except TextProblem as exc:
+        raise LayoutError(ctx.card, _field_of(block), str(exc)) from None
+
+
+def hyphenation_language(game) -> str | None:
+    """The language card text is hyphenated in (game.yaml `language:`, default English), or None
+    when Pyphen has no dictionary for it (the loader says so)."""
+    from cardgen.render.hyphenate import has_dictionary
+
+    language = str(game.meta.get("language") or "en")
+    return language if has_dictionary(language) else None
 
 
 def _right_width(text: str, style: Style, size: float, layouts: Layouts) -> float:
@@ -1208,12 +1255,19 @@ def _image(el, ctx, out, where, offset):
                 _render(el["placeholder"], ctx, out, f"{where}.placeholder", offset)
             return
         raise _art_error(ctx.card, el["image"], f"no image file {rel!r} in {layouts.game.folder}")
+    fit = str(el.get("fit", "cover"))
     try:        # (a file that is there but broken is an error, `optional` or not)
-        check_art(str(path))
+        check_art(str(path), _print_pixels(box[2], box[3]), fit)
     except ArtError as exc:
         raise _art_error(ctx.card, el["image"], f"{rel} {exc}") from None
     ctx.note_box(el, "image", box)
-    out.append(Picture(*box, str(path), str(el.get("fit", "cover"))))
+    out.append(Picture(*box, str(path), fit))
+
+
+def _print_pixels(width_mm: float, height_mm: float) -> tuple[int, int]:
+    """A box's size in pixels on a printed card (every print preset draws at PRINT_DPI)."""
+    k = PRINT_DPI / MM_PER_INCH
+    return max(1, round(width_mm * k)), max(1, round(height_mm * k))
 
 
 def _art_error(card: Card | None, template, message: str) -> LayoutError:

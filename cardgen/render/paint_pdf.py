@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import io
 
-from cardgen.render import fallback, filecache
+from cardgen.render import fallback, filecache, shaping
 from cardgen.render.art import art_bytes, load_art, load_svg, tinted
 from cardgen.render.display import Ellipse, Face, Line, Picture, Polygon, Rect, Run
 
@@ -161,6 +161,46 @@ def register_font(name: str, path: str) -> None:
     filecache.seen(path)
     pdfmetrics.registerFont(TTFont(name, path))     # (registering a name again replaces the font)
     _REGISTERED.add(name)
+
+
+def shaped_text(item: Run) -> tuple[str, str]:
+    """What a run writes into the text object, and the marked-content start that gives its
+    ligatures their letters back ("" when none is needed).
+
+    The glyphs are placed where the layout shaped them (cardgen/render/shaping.py), through
+    ReportLab's own shaped strings (ttfonts.ShapedStr, ReportLab >= 4.0.5): each glyph's position
+    goes into a TJ array beside it, so a kerned word stays one string that a reader selects and
+    searches. A glyph no character maps to (a ligature) is written with a private-use character
+    ReportLab maps to it; /ActualText around the run makes copying and searching read the run's
+    own text. A run whose glyphs are its characters at their own advances is written as plain text.
+    """
+    shaped = shaping.glyphs(item.font, item.text)
+    if shaped.plain:
+        return item.text, ""
+    try:
+        from reportlab.pdfbase import pdfmetrics
+        from reportlab.pdfbase.ttfonts import ShapeData, ShapedStr
+
+        font = pdfmetrics.getFont(item.font_name)
+        if not font.shapable:
+            raise ValueError("the font cannot be shaped (uharfbuzz not found by ReportLab)")
+        font.hbFont()                       # (sets up hbAddPrivate, for glyphs without a character)
+        to_char, widths, scale = font.face.glyphToChar, font.face.charWidths, font.pdfScale
+        chars, data = [], []
+        ends = [x for _g, x, _y in shaped.glyphs[1:]] + [shaped.advance]
+        for i, ((glyph, x, y), end) in enumerate(zip(shaped.glyphs, ends, strict=True)):
+            own = shaping.character_of(item.font, glyph)
+            code = ord(own) if own else to_char[glyph][0] if to_char.get(glyph) else font.hbAddPrivate(
+                f"cg{glyph}", glyph, end - x)
+            chars.append(chr(code))
+            data.append(ShapeData(i, scale(end - x), 0, 0, scale(y), widths[code]))
+    except Exception as exc:            # anything at all: the text unshaped, as before
+        fallback.notice("ReportLab", "ttfonts.ShapedStr (shaped text)", exc)
+        return item.text, ""
+    actual = ""
+    if "".join(chars) != item.text:          # a ligature, or a glyph standing for other letters
+        actual = f"/Span <</ActualText <FEFF{item.text.encode('utf-16-be').hex().upper()}>>> BDC"
+    return ShapedStr("".join(chars), shapeData=data), actual
 
 
 KAPPA = 0.5522847498   # control-point distance of a Bezier quarter circle, as a fraction of its radius
@@ -340,12 +380,17 @@ def draw_face(canvas, face: Face, left: float, top: float, clip: str = "bleed") 
                 font = (item.font_name, item.size)
                 text.setFont(item.font_name, item.size)
             text.setTextOrigin(X(item.x), Y(item.y))
+            shaped, actual = shaped_text(item)
             if fast:
                 # textOut's bytes, without measuring the text to move the cursor: the next run
-                # sets its own origin
-                text._textOut(item.text)
+                # sets its own origin; /ActualText goes around them inside the text object
+                if actual:
+                    text._code.append(actual)
+                text._textOut(shaped)
+                if actual:
+                    text._code.append("EMC")
             else:
-                text.textOut(item.text)
+                text.textOut(shaped)
             continue
         if text is not None:
             canvas.drawText(text)

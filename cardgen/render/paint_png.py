@@ -2,18 +2,17 @@
 
 from __future__ import annotations
 
+import math
 import struct
 import zlib
 from functools import lru_cache
 
-from cardgen.render import fallback, filecache
+from cardgen.render import fallback, filecache, shaping
 from cardgen.render.art import load_art, load_svg, tinted
 from cardgen.render.deflate import PNG_LEVEL, deflater
-from cardgen.render.display import Ellipse, Face, Line, Picture, Polygon, Rect, Run
+from cardgen.render.display import MM_PER_INCH, Ellipse, Face, Line, Picture, Polygon, Rect, Run
 from cardgen.render.fonts import load_face
 from cardgen.render.memo import BoundedCache, bounded_cache, image_bytes
-
-MM_PER_INCH = 25.4
 
 
 @lru_cache(maxsize=256)
@@ -41,10 +40,9 @@ def _picture(path: str, w: int, h: int, fit: str, tint=None):
 def _svg_picture(svg, w: int, h: int, fit: str):
     """An SVG rasterised at the size it is shown (no resampling): scaled to fit inside the box
     (`contain`) or to fill it, the overflow cropped evenly (`cover`), as the PDF draws it."""
-    scale = (max if fit == "cover" else min)(w / svg.width, h / svg.height)
-    sw, sh = max(1, round(svg.width * scale)), max(1, round(svg.height * scale))
-    from cardgen.render.svg import rasterise
+    from cardgen.render.svg import raster_size, rasterise
 
+    sw, sh = raster_size(svg, w, h, fit)
     img = rasterise(svg, sw, sh)
     if fit == "cover" and (sw, sh) != (w, h):
         left, top = (sw - w) // 2, (sh - h) // 2
@@ -178,8 +176,8 @@ def _paint_items(image, items, k: float, b: float) -> None:
 
 # Text is drawn glyph by glyph from a cache: FreeType rasterises each character of each size
 # once per process instead of once per run (that was most of the painting time). Glyphs sit at
-# the unhinted advances the layout measured, so a run is exactly as wide as the layout (and the
-# PDF) made it; hinting only shapes each glyph.
+# the unhinted, shaped positions the layout measured (kerning, ligatures: shaping.py), so a run
+# is exactly as wide as the layout (and the PDF) made it; hinting only shapes each glyph.
 @lru_cache(maxsize=16384)
 def _glyph(font_path: str, px: float, char: str):
     """(coverage mask as a core image or None for blank, left, top) for one character drawn at
@@ -195,6 +193,48 @@ def _mask_bytes(run) -> int:
     return 0 if mask is None else image_bytes(mask)
 
 
+def _pen_positions(font_path: str, px: float, text: str, phase: float):
+    """(glyph id, whole-pixel pen x, rise in pixels) of each glyph of a run, as shaped for the
+    layout (cardgen/render/shaping.py); `phase` is the start's fraction of a pixel."""
+    shaped = shaping.glyphs(font_path, text)
+    scale = px / load_face(font_path).upem
+    return [(glyph, round(phase + x * scale), round(y * scale)) for glyph, x, y in shaped.glyphs]
+
+
+def _glyph_by_id(font_path: str, px: float, glyph_id: int):
+    """_glyph for a shaped glyph: through its character when the font maps one to it (FreeType,
+    hinted, as before), else from its outline."""
+    char = shaping.character_of(font_path, glyph_id)
+    if char is not None:
+        return _glyph(font_path, px, char)
+    return _outline_glyph(font_path, px, glyph_id)
+
+
+@lru_cache(maxsize=1024)
+def _outline_glyph(font_path: str, px: float, glyph_id: int):
+    """A glyph no character maps to (a ligature, a contextual form), rasterised from its HarfBuzz
+    outline by resvg, as _glyph's (coverage mask, left, top)."""
+    import io
+
+    import resvg_py
+    from PIL import Image
+
+    box, path = shaping.outline(font_path, glyph_id)
+    if not path:
+        return None, 0, 0
+    scale = px / load_face(font_path).upem
+    xmin, ymin, xmax, ymax = box
+    left, top = math.floor(xmin * scale), math.floor(-ymax * scale)
+    width, height = math.ceil(xmax * scale) - left, math.ceil(-ymin * scale) - top
+    svg = (f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}">'
+           f'<path transform="translate({-left} {-top}) scale({scale} {-scale})" d="{path}"/></svg>')
+    png = resvg_py.svg_to_bytes(svg_string=svg, width=width, height=height, skip_system_fonts=True)
+    mask = Image.open(io.BytesIO(bytes(png))).convert("RGBA").getchannel("A")
+    if not mask.getbbox():
+        return None, 0, 0
+    return mask.im, left, top
+
+
 @bounded_cache(16 << 20, _mask_bytes)
 def _run_mask(font_path: str, px: float, text: str, phase: float, alpha: int):
     """A run's coverage mask (a core image, or None when it draws nothing) and its offset from
@@ -202,14 +242,11 @@ def _run_mask(font_path: str, px: float, text: str, phase: float, alpha: int):
     stat badges and emblem symbols repeat on card after card, so whole runs are cached too."""
     from PIL import Image
 
-    face = load_face(font_path)
-    scale = px / face.upem
-    pen, placed = phase, []
-    for char in text:
-        glyph, left, top = _glyph(font_path, px, char)
+    placed = []
+    for glyph_id, pen, rise in _pen_positions(font_path, px, text, phase):
+        glyph, left, top = _glyph_by_id(font_path, px, glyph_id)
         if glyph is not None:
-            placed.append((glyph, round(pen) + left, top))
-        pen += face.advances.get(ord(char), 0) * scale
+            placed.append((glyph, pen + left, top - rise))
     if not placed:
         return None, 0, 0
     x0 = min(x for _g, x, _t in placed)
@@ -231,24 +268,33 @@ def _run_mask_public(font_path: str, px: float, text: str, phase: float, alpha: 
     from PIL import Image, ImageDraw
 
     font = _font(font_path, px)
-    face = load_face(font_path)
-    scale = px / face.upem
-    pen, placed = phase, []
-    for char in text:
+    placed = []
+    for glyph_id, pen, rise in _pen_positions(font_path, px, text, phase):
+        char = shaping.character_of(font_path, glyph_id)
+        if char is None:                     # a ligature or an alternate: drawn from its outline
+            outline, left, top = _outline_glyph(font_path, px, glyph_id)
+            if outline is not None:
+                outline = Image.Image()._new(outline)
+                placed.append((outline, pen, -rise, left, top - rise, left + outline.width,
+                               top - rise + outline.height))
+            continue
         left, top, right, bottom = font.getbbox(char, mode="L", anchor="ls")
         if right > left and bottom > top:
-            placed.append((char, round(pen), left, top, right, bottom))
-        pen += face.advances.get(ord(char), 0) * scale
+            placed.append((char, pen, -rise, left, top - rise, right, bottom - rise))
     if not placed:
         return None, 0, 0
-    x0 = min(x + left for _c, x, left, _t, _r, _b in placed)
-    y0 = min(top for _c, _x, _l, top, _r, _b in placed)
-    x1 = max(x + right for _c, x, _l, _t, right, _b in placed)
-    y1 = max(bottom for _c, _x, _l, _t, _r, bottom in placed)
+    x0 = min(x + left for _c, x, _r, left, _t, _r2, _b in placed)
+    y0 = min(top for *_, top, _r2, _b in placed)
+    x1 = max(x + right for _c, x, _r, _l, _t, right, _b in placed)
+    y1 = max(bottom for *_, bottom in placed)
     mask = Image.new("L", (x1 - x0, y1 - y0), 0)
     draw = ImageDraw.Draw(mask)
-    for char, x, *_ in placed:
-        draw.text((x - x0, -y0), char, fill=alpha, font=font, anchor="ls")
+    for char, x, rise, left, top, *_ in placed:
+        if isinstance(char, str):
+            draw.text((x - x0, rise - y0), char, fill=alpha, font=font, anchor="ls")
+        else:
+            x += left - x0
+            mask.paste(alpha, (x, top - y0, x + char.width, top - y0 + char.height), char)
     if not mask.getbbox():
         return None, 0, 0
     return mask, x0, y0
@@ -327,5 +373,5 @@ def _chunk(tag: bytes, data: bytes) -> bytes:
     return struct.pack(">I", len(data)) + tag + data + struct.pack(">I", zlib.crc32(tag + data))
 
 
-for _cache in (_font, _picture, _glyph, _run_mask, _run_mask_public):
+for _cache in (_font, _picture, _glyph, _outline_glyph, _run_mask, _run_mask_public):
     filecache.on_change(_cache.cache_clear)

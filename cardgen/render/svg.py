@@ -26,13 +26,57 @@ class SvgError(ValueError):
     """Why an SVG drawing is refused, in words that follow its file name."""
 
 
+# What resvg's slowest filter effects cost, in work units per pixel of the raster (one unit: about
+# 2 ns here, bench/svg_filters.py): a dilate/erode looks at every pixel within its radius, a
+# turbulence computes noise once per octave, a convolution multiplies its whole kernel. A drawing
+# whose effects add up to more than MAX_FILTER_WORK at the size it is drawn is refused: a
+# stranger's `<feMorphology radius="10">` took minutes on one card, and a bound in work units (not
+# seconds) gives every machine the same answer.
+MAX_FILTER_WORK = 1.5e9
+TURBULENCE_OCTAVE_WORK = 90.0
+CONVOLVE_CELL_WORK = 3.0
+
+
+@dataclass(frozen=True)
+class FilterLoad:
+    """One costly filter effect, as often as the drawing applies it."""
+
+    kind: str               # feMorphology | feTurbulence | feConvolveMatrix
+    line: int
+    size: float             # the radius (in the drawing's units), the octaves or the kernel cells
+    times: int              # how many drawn elements use its filter
+
+    def work_per_pixel(self, scale: float) -> float:
+        if self.kind == "feMorphology":
+            return self.times * (2 * self.size * scale + 1) ** 2
+        if self.kind == "feTurbulence":
+            return self.times * TURBULENCE_OCTAVE_WORK * self.size
+        return self.times * CONVOLVE_CELL_WORK * self.size
+
+
 @dataclass(frozen=True)
 class CleanSvg:
-    """A checked SVG: its text (as read, nothing outside it referred to) and its size in CSS px."""
+    """A checked SVG: its text (as read, nothing outside it referred to), its size in CSS px and
+    its costly filter effects."""
 
     text: str
     width: float
     height: float
+    filters: tuple[FilterLoad, ...] = ()
+
+    def drawing_problem(self, width: int, height: int) -> str | None:
+        """Why drawing it at width x height pixels would take too long (None: it would not)."""
+        scale = max(width / self.width, height / self.height)
+        work = sum(f.work_per_pixel(scale) for f in self.filters) * width * height
+        if work <= MAX_FILTER_WORK:
+            return None
+        worst = max(self.filters, key=lambda f: f.work_per_pixel(scale))
+        what = {"feMorphology": f"radius {worst.size:g}", "feTurbulence": f"numOctaves {worst.size:g}",
+                "feConvolveMatrix": f"a kernel of {worst.size:g} cells"}[worst.kind]
+        uses = f", used by {worst.times} elements" if worst.times > 1 else ""
+        return (f"line {worst.line}: its <{worst.kind}> ({what}{uses}) would take too long to draw at "
+                f"{width} x {height} px ({work / MAX_FILTER_WORK:.0f}x cardgen's limit): make the effect "
+                "smaller, or draw it into the picture")
 
 
 def looks_like_svg(data: bytes) -> bool:
@@ -71,7 +115,8 @@ def clean_svg(data: bytes) -> CleanSvg:
     if _drawn(root, ids, {}, ()) > MAX_DRAWN:
         raise SvgError(f"expands to more than {MAX_DRAWN:,} elements through <use>: simplify it")
     width, height = _size(root)
-    return CleanSvg(etree.tostring(root, encoding="unicode"), width, height)
+    return CleanSvg(etree.tostring(root, encoding="unicode"), width, height,
+                    _filter_loads(root, elements, ids, max(width, height)))
 
 
 def _check_references(el) -> None:
@@ -119,6 +164,86 @@ def _drawn(el, ids: dict, memo: dict, stack: tuple) -> int:
     return total
 
 
+_FILTER_URL = re.compile(r"url\(\s*['\"]?\s*#([^)'\"\s]+)")
+
+
+def _filter_loads(root, elements: list, ids: dict, extent: float) -> tuple[FilterLoad, ...]:
+    """The costly filter effects, each with how many drawn elements use it (every <use> counted
+    as the elements it copies). A filter a <style> sheet names counts as used by every element."""
+    from lxml import etree
+
+    uses: dict[str, int] = {}
+    styled = {m.group(1) for el in elements if etree.QName(el).localname == "style" and el.text
+              for m in _FILTER_URL.finditer(el.text)}
+    draws = _draw_counts(root, elements, ids)
+    for el in elements:
+        named = el.get("filter") or ""
+        for part in (el.get("style") or "").split(";"):
+            key, _, value = part.partition(":")
+            if key.strip() == "filter":
+                named = value
+        match = _FILTER_URL.search(named)
+        if match:
+            uses[match.group(1)] = uses.get(match.group(1), 0) + draws.get(id(el), 1)
+    everything = sum(draws.values())
+    for name in styled:
+        uses[name] = uses.get(name, 0) + everything
+    loads = []
+    for name, times in uses.items():
+        flt = ids.get(name)
+        if flt is None:
+            continue
+        by_box = flt.get("primitiveUnits") == "objectBoundingBox"
+        for prim in flt:
+            if not isinstance(prim.tag, str):
+                continue
+            kind = etree.QName(prim).localname
+            size = _effect_size(kind, prim, extent if by_box else 1.0)
+            if size:
+                loads.append(FilterLoad(kind, prim.sourceline or 0, size, times))
+    return tuple(loads)
+
+
+def _effect_size(kind: str, prim, unit: float) -> float:
+    """A costly effect's size: the radius (its larger value), the octaves or the kernel cells."""
+    numbers = lambda name, default: [abs(float(v)) for v in  # noqa: E731
+                                     re.findall(r"[-+]?[0-9]*\.?[0-9]+(?:[eE][-+]?[0-9]+)?",
+                                                prim.get(name) or default)] or [0.0]
+    if kind == "feMorphology":
+        return max(numbers("radius", "0")) * unit
+    if kind == "feTurbulence":
+        return max(numbers("numOctaves", "1"))
+    if kind == "feConvolveMatrix":
+        order = numbers("order", "3")
+        return order[0] * (order[1] if len(order) > 1 else order[0])
+    return 0.0
+
+
+def _draw_counts(root, elements: list, ids: dict) -> dict[int, int]:
+    """How many times each element is drawn: once where it stands, and again each time a <use>
+    copies it or an element around it (a <use> inside a copy counts once per copy)."""
+    parents = {id(child): el for el in elements for child in el if isinstance(child.tag, str)}
+    copied_by: dict[int, list] = {}
+    for el in elements:
+        href = el.get("href") or el.get(XLINK_HREF) or ""
+        if el.tag.endswith("use") and href.startswith("#") and href[1:] in ids:
+            copied_by.setdefault(id(ids[href[1:]]), []).append(el)
+    counts: dict[int, int] = {}
+
+    def count(el) -> int:       # (no cycles: clean_svg refused them first)
+        key = id(el)
+        if key not in counts:
+            parent = parents.get(key)
+            total = count(parent) if parent is not None else 1
+            total += sum(count(use) for use in copied_by.get(key, ()))
+            counts[key] = min(total, MAX_DRAWN)
+        return counts[key]
+
+    for el in elements:
+        count(el)
+    return counts
+
+
 def _size(root) -> tuple[float, float]:
     """The drawing's size in CSS px: width and height, else its viewBox."""
     box = (root.get("viewBox") or "").replace(",", " ").split()
@@ -150,12 +275,24 @@ def _length(value: str | None) -> float | None:
 
 # -- drawing --------------------------------------------------------------------------------------
 
+def raster_size(svg: CleanSvg, width: int, height: int, fit: str) -> tuple[int, int]:
+    """The pixels an SVG is drawn at to show in a width x height box: scaled to fit inside it
+    (`contain`) or to fill it (`cover`, the overflow cropped after)."""
+    scale = (max if fit == "cover" else min)(width / svg.width, height / svg.height)
+    return max(1, round(svg.width * scale)), max(1, round(svg.height * scale))
+
+
 def rasterise(svg: CleanSvg, width: int, height: int):
-    """The drawing as an RGBA PIL image of exactly width x height pixels (resvg)."""
+    """The drawing as an RGBA PIL image of exactly width x height pixels (resvg). SvgError when
+    its filter effects would take too long at that size."""
     import resvg_py
     from PIL import Image
 
     from cardgen.paths import fonts_dir
+
+    problem = svg.drawing_problem(width, height)
+    if problem:
+        raise SvgError(problem)
 
     try:
         png = resvg_py.svg_to_bytes(svg_string=svg.text, width=width, height=height, skip_system_fonts=True,

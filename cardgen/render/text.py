@@ -1,7 +1,8 @@
 """Rich text: markup, inline icons, keyword emphasis, line breaking and fitting to a box.
 
 Markup: **bold**, *italic*, {icon} (an icon of game.yaml, drawn from the icon font, or a small
-picture set on the baseline: InlineImage), a blank line or "\\n" for a new line. Fitting shrinks
+picture set on the baseline: InlineImage), a blank line or "\\n" for a new line; a backslash
+makes the next *, {, } or backslash literal. A marker left open is a MarkupError. Fitting shrinks
 the size in quarter points from the style's size down to its minimum; text that still does not fit
 is an overflow, never a clip.
 """
@@ -15,8 +16,10 @@ from dataclasses import dataclass
 from cardgen.render import filecache
 from cardgen.render.display import Colour, Picture, Run
 from cardgen.render.fonts import PT_TO_MM, Face, FontBook
+from cardgen.render.hyphenate import HYPHEN, break_points
 
-MARKUP = re.compile(r"(\*\*|\*|\{[A-Za-z0-9_-]+\}|\n)")
+# A backslash makes the next markup character literal: \\* \\{ \\} \\\\ (tried first).
+MARKUP = re.compile(r"(\\[*{}\\]|\*\*|\*|\{[A-Za-z0-9_-]+\}|\n)")
 # Both painters place glyphs at their unhinted advances, but a glyph's ink (hinted in the PNG) can
 # reach a little past its advance: lines are broken against a slightly narrower box, so that no
 # painter ever draws past the edge.
@@ -70,7 +73,15 @@ class Overflow(Exception):
         super().__init__(f"needs {needed:.1f} mm, box is {available:.1f} mm")
 
 
-class MissingGlyph(Exception):
+class TextProblem(Exception):
+    """Card text that cannot be set as written: the card's field is reported, as an overflow is."""
+
+
+class MarkupError(TextProblem):
+    """An unbalanced marker: a lone * or ** (italic or bold left open), or a { never closed."""
+
+
+class MissingGlyph(TextProblem):
     def __init__(self, char: str):
         self.char = char
         super().__init__(f"no font has the character {char!r} (U+{ord(char):04X})")
@@ -80,9 +91,26 @@ def parse(text: str, style: Style, icons: dict[str, str], keywords: list[str]) -
     """Markup -> paragraphs of spans."""
     paragraphs: list[list[Span]] = [[]]
     bold, italic = style.bold, style.italic
+    emphasised = keywords if style.bold_keywords else []
+    literal = ""            # text (escaped characters included) not yet added as spans
+
+    def flush() -> None:
+        nonlocal literal
+        if literal:
+            paragraphs[-1].extend(_keyword_spans(literal, bold, italic, emphasised))
+            literal = ""
+
     for token in MARKUP.split(text):
         if not token:
             continue
+        if token[0] == "\\" and len(token) == 2:
+            literal += token[1]
+            continue
+        if (not token.startswith("{") or token[1:-1] not in icons) and token not in ("**", "*", "\n"):
+            _check_braces(token)
+            literal += token
+            continue
+        flush()
         if token == "**":
             bold = not bold
         elif token == "*":
@@ -91,12 +119,22 @@ def parse(text: str, style: Style, icons: dict[str, str], keywords: list[str]) -
             paragraphs.append([])
         elif token.startswith("{") and isinstance(icons.get(token[1:-1]), InlineImage):
             paragraphs[-1].append(Span("", bold, italic, icon=True, image=icons[token[1:-1]]))
-        elif token.startswith("{") and token[1:-1] in icons:
-            paragraphs[-1].append(Span(icons[token[1:-1]], bold, italic, icon=True))
         else:
-            emphasised = keywords if style.bold_keywords else []
-            paragraphs[-1].extend(_keyword_spans(token, bold, italic, emphasised))
+            paragraphs[-1].append(Span(icons[token[1:-1]], bold, italic, icon=True))
+    flush()
+    if bold != style.bold or italic != style.italic:
+        marker = "**" if bold != style.bold else "*"
+        raise MarkupError(f"a lone {marker} leaves {'bold' if marker == '**' else 'italic'} open to the end "
+                          f"of the text: close it, or write \\{marker[0]} for a literal {marker[0]}")
     return [p for p in paragraphs if p] or [[]]
+
+
+def _check_braces(text: str) -> None:
+    """A { that no } closes is a mistyped icon (an escaped one never reaches here)."""
+    start = text.find("{")
+    if start >= 0 and "}" not in text[start:]:
+        raise MarkupError(f"an unclosed {{ in {text[start:start + 20]!r}: close the icon name with }}, "
+                          "or write \\{ for a literal {")
 
 
 def _keyword_spans(text: str, bold: bool, italic: bool, keywords: list[str]) -> list[Span]:
@@ -192,8 +230,10 @@ def _words(paragraph: list[Span], book: FontBook, style: Style) -> Paragraph:
     return Paragraph([w for w in words if w], book.face(style.font, style.bold, style.italic).em(" "))
 
 
-def _break(paragraph: Paragraph, size: float, width: float):
-    """Greedy line breaking of one paragraph at `size`. Returns (lines, widest single word, space)."""
+def _break(paragraph: Paragraph, size: float, width: float, hyphenate: str | None = None):
+    """Greedy line breaking of one paragraph at `size`; with `hyphenate` (a language), a word that
+    does not fit the rest of its line is broken at the last of its hyphenation points that does.
+    Returns (lines, widest single word or part, space)."""
     space = paragraph.space * size * PT_TO_MM
     lines: list[Line] = []
     widest = 0.0
@@ -201,6 +241,21 @@ def _break(paragraph: Paragraph, size: float, width: float):
     current_width = 0.0
     for word in paragraph.words:
         w = sum(p.em * size * PT_TO_MM for p in word)
+        while hyphenate and current_width + (space if current else 0.0) + w > width:
+            room = width - (current_width + space if current else 0.0)
+            split = _hyphenated(word, room / (size * PT_TO_MM), hyphenate)
+            if split is None and current:         # no break fits here: try it on a line of its own
+                lines.append(Line(current, current_width))
+                current, current_width = [], 0.0
+                continue
+            if split is None:
+                break
+            head, word = split
+            head_w = sum(p.em for p in head) * size * PT_TO_MM
+            widest = max(widest, head_w)
+            lines.append(Line([*current, head], current_width + (space if current else 0.0) + head_w))
+            current, current_width = [], 0.0
+            w = sum(p.em * size * PT_TO_MM for p in word)
         widest = max(widest, w)
         if current and current_width + space + w > width:
             lines.append(Line(current, current_width))
@@ -212,16 +267,44 @@ def _break(paragraph: Paragraph, size: float, width: float):
     return lines, widest, space
 
 
+def _hyphenated(word: list[Piece], room: float, language: str):
+    """(head ending in a hyphen, tail) of a word broken at its last hyphenation point whose head
+    fits `room` (in em at 1 pt), or None. A word with a picture icon in it is not broken."""
+    if any(p.image is not None for p in word):
+        return None
+    text = "".join(p.text for p in word)
+    for point in break_points(text, language):
+        head: list[Piece] = []
+        offset = 0
+        for i, piece in enumerate(word):
+            if offset + len(piece.text) >= point:
+                cut = point - offset
+                if not piece.face.has(HYPHEN):
+                    break
+                first = piece.text[:cut] + HYPHEN
+                head.append(Piece(first, piece.face, piece.face.em(first)))
+                rest = piece.text[cut:]
+                tail = ([Piece(rest, piece.face, piece.face.em(rest))] if rest else []) + word[i + 1:]
+                if sum(p.em for p in head) <= room and tail:
+                    return head, tail
+                break
+            head.append(piece)
+            offset += len(piece.text)
+    return None
+
+
 def fit_text(text: str, box: tuple[float, float, float, float], style: Style, book: FontBook,
-             icons: dict[str, str | InlineImage], keywords: list[str]) -> list[Run | Picture]:
-    """Lay out text in the box at the largest size from style.size down to style.min_size."""
+             icons: dict[str, str | InlineImage], keywords: list[str],
+             hyphenate: str | None = None) -> list[Run | Picture]:
+    """Lay out text in the box at the largest size from style.size down to style.min_size; with
+    `hyphenate` (the game's language), text that does not fit even at the minimum is hyphenated."""
     # Labels, stat lines and shared rules text repeat card after card in the same box: each is
     # fitted once. Callers move the runs they get (right-hand texts are shifted), so they get copies.
-    key = (text, box, style, book, tuple(keywords))
+    key = (text, box, style, book, tuple(keywords), hyphenate)
     cached = _FITTED.get(key)
     if cached is None or cached[0] is not icons:
         try:
-            cached = (icons, _fit(text, box, style, book, icons, keywords))
+            cached = (icons, _fit(text, box, style, book, icons, keywords, hyphenate))
         except Overflow as exc:
             cached = (icons, exc)
         if len(_FITTED) >= 8192:
@@ -237,7 +320,7 @@ _FITTED: dict = {}
 filecache.on_change(_FITTED.clear)     # fitted with a font's metrics: a new font fits anew
 
 
-def _fit(text, box, style: Style, book: FontBook, icons, keywords) -> list[Run]:
+def _fit(text, box, style: Style, book: FontBook, icons, keywords, hyphenate=None) -> list[Run]:
     x, y, w, h = box
     paragraphs = [_words(p, book, style) for p in parse(text, style, icons, keywords)]
     size = style.size
@@ -247,23 +330,29 @@ def _fit(text, box, style: Style, book: FontBook, icons, keywords) -> list[Run]:
             return result
         needed, widest_word = result
         if size - 0.25 < style.min_size - 1e-9:
+            # Shrinking comes first; hyphenation is the last resort, at the smallest size.
+            result = _try(paragraphs, (x, y, w, h), style, book, size, hyphenate) if hyphenate else None
+            if isinstance(result, list):
+                return result
             raise Overflow(needed, h if widest_word <= w * WIDTH_SLACK else w, size, "")
         size -= 0.25
 
 
-def measure(text: str, width: float, style: Style, book: FontBook, icons, keywords, size: float):
-    """Height in mm the text takes at `size` in a box `width` wide, and whether every word fits."""
+def measure(text: str, width: float, style: Style, book: FontBook, icons, keywords, size: float,
+            hyphenate: str | None = None):
+    """Height in mm the text takes at `size` in a box `width` wide (hyphenated in the language
+    `hyphenate`, if given), and whether every word fits."""
     paragraphs = parse(text, style, icons, keywords)
     height, ok = 0.0, True
     line_h = size * style.leading * PT_TO_MM
     for i, paragraph in enumerate(paragraphs):
-        lines, widest, _ = _break(_words(paragraph, book, style), size, width * WIDTH_SLACK)
+        lines, widest, _ = _break(_words(paragraph, book, style), size, width * WIDTH_SLACK, hyphenate)
         ok = ok and widest <= width * WIDTH_SLACK
         height += line_h * max(1, len(lines)) + (line_h * style.paragraph_gap if i else 0.0)
     return height, ok
 
 
-def _try(paragraphs, box, style: Style, book: FontBook, size: float):
+def _try(paragraphs, box, style: Style, book: FontBook, size: float, hyphenate: str | None = None):
     x, y, w, h = box
     usable = w * WIDTH_SLACK
     line_h = size * style.leading * PT_TO_MM
@@ -272,7 +361,7 @@ def _try(paragraphs, box, style: Style, book: FontBook, size: float):
     widest_word = 0.0
     gaps = 0.0
     for i, paragraph in enumerate(paragraphs):
-        lines, widest, space = _break(paragraph, size, usable)
+        lines, widest, space = _break(paragraph, size, usable, hyphenate)
         widest_word = max(widest_word, widest)
         if i:
             gaps += line_h * style.paragraph_gap
@@ -334,14 +423,27 @@ def _merge(runs: list) -> list:
                 face_width = _face_width(last)
                 gap = run.x - (last.x + face_width)
                 space = _space_width(last)
-                if abs(gap) < 1e-6:
-                    last.text += run.text
-                    continue
-                if abs(gap - space) < 1e-6:
-                    last.text += " " + run.text
+                joined = (last.text + run.text if abs(gap) < 1e-6
+                          else last.text + " " + run.text if abs(gap - space) < 1e-6 else None)
+                # (only where shaping the two as one keeps every glyph where it is: pieces of one
+                # word drawn in one face, split by an icon's span, may kern once joined)
+                if joined is not None and _shapes_alike(last, run, joined):
+                    last.text = joined
                     continue
         out.append(run)
     return out
+
+
+def _shapes_alike(first: Run, second: Run, joined: str) -> bool:
+    """Whether shaping `joined` puts every glyph where shaping the two runs apart did (words joined
+    by a space are shaped apart anyway; touching pieces of one word may kern or ligate once joined)."""
+    from cardgen.render.shaping import glyphs
+
+    if len(joined) > len(first.text) + len(second.text):
+        return True
+    a, b = glyphs(first.font, first.text), glyphs(first.font, second.text)
+    moved = tuple((g, x + a.advance, y) for g, x, y in b.glyphs)
+    return glyphs(first.font, joined).glyphs == a.glyphs + moved
 
 
 def _face_width(run: Run) -> float:

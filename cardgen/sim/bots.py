@@ -72,6 +72,17 @@ BUILTIN_BOTS = {"random": RandomBot, "greedy": GreedyBot, "search": SearchBot}
 LEVELS = {"search": parse_strength}
 
 
+def any_slow(names: list[str], engine) -> bool:
+    """Whether a seat's bot thinks for a while each move (a class with `slow = True`, as the search
+    bot): its matches are handed out a few at a time, not by the twenty."""
+    for name in names:
+        base = name.partition(":")[0]
+        factory = BUILTIN_BOTS.get(base) or engine.bots().get(name)
+        if getattr(factory, "slow", False):
+            return True
+    return False
+
+
 def bot_names(engine) -> list[str]:
     return [*BUILTIN_BOTS, *engine.bots()]
 

@@ -21,7 +21,7 @@ from cardgen.engines.base import IllegalAction, RuleConflict, Setup, is_listed
 from cardgen.errors import ContentError, Issue, crash_words
 from cardgen.gamecode import module_file
 from cardgen.parallel import usable_cpus, worker_pool
-from cardgen.sim.bots import RandomBot, make_bot
+from cardgen.sim.bots import RandomBot, any_slow, make_bot
 from cardgen.sim.tally import ConflictCounts, Tally
 from cardgen.sim.watchdog import ACTION_SECONDS, WATCH, MatchStuck, watch_this_process, watching
 
@@ -329,13 +329,14 @@ def play_matches(game, play_chunk, take, *, matches: int, seed: int = 1, jobs: i
         done += n
         _progress(progress, done, matches)
 
+    slow = any_slow(bots, _WORKER["engine"])
     if cluster:
         from cardgen.sim.cluster import play_chunks_on_cluster
 
         setup = (str(game.folder), decks, bots, check_invariants, match)
-        chunks = _seed_chunks(seed, matches, CLUSTER_CHUNK)
+        chunks = _seed_chunks(seed, matches, SLOW_CHUNK if slow else CLUSTER_CHUNK)
         play_chunks_on_cluster(cluster, _init_worker, setup, play_chunk, chunks, take, count)
-    elif jobs == 1 or matches < 50:
+    elif jobs == 1 or matches < (2 if slow else 50):
         with _loaded_objects_frozen(), watching(time_limit):
             for seeds in _seed_chunks(seed, matches, 100):
                 take(play_chunk(seeds))
@@ -343,7 +344,10 @@ def play_matches(game, play_chunk, take, *, matches: int, seed: int = 1, jobs: i
     else:
         import multiprocessing
 
-        chunk = max(20, min(500, matches // (jobs * 8) or 1))
+        # Chunks of fast matches are large enough to pay for handing them out; a slow bot's are
+        # a few matches, so that both processes stay busy to the end (20 search matches made one
+        # chunk of minutes, and an 80-match sweep ran no faster on two processes than on one).
+        chunk = SLOW_CHUNK if slow else max(20, min(500, matches // (jobs * 8) or 1))
         fork = sys.platform != "win32"
         context = multiprocessing.get_context("fork" if fork else "spawn")
         # (forked workers have the engine and matchups made above; spawned ones make their own)
@@ -359,6 +363,7 @@ def play_matches(game, play_chunk, take, *, matches: int, seed: int = 1, jobs: i
 
 
 CLUSTER_CHUNK = 500     # seeds a cluster task plays: a few seconds of work against its round trip
+SLOW_CHUNK = 2          # seeds a chunk holds when a bot is slow (seconds a match)
 
 
 def _seed_chunks(first: int, count: int, size: int):

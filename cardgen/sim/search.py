@@ -71,6 +71,7 @@ def parse_strength(text: str) -> tuple[int, float | None]:
 
 class SearchBot:
     name = "search"
+    slow = True         # (its matches take seconds: the runner hands them out a few at a time)
 
     def __init__(self, engine, rng: random.Random, player: int, level: str | None = None):
         self.engine, self.rng, self.player = engine, rng, player
