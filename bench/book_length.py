@@ -55,9 +55,8 @@ def source_words(game: str) -> int | None:
 
 def target_pages(game: str) -> int | None:
     sys.path.insert(0, str(ROOT))
-    from cardgen.publish.length import target_pages as target
-
     from cardgen.model import load_game
+    from cardgen.publish.length import target_pages as target
 
     return target(load_game(game))
 

@@ -214,6 +214,7 @@ def _parser() -> argparse.ArgumentParser:
                       help="neighbours share cut lines, whatever --gap says (default: on, unless --gap)")
     _bleed_options(p)
     flag(p, "--singles", help="also one page per card at trim + bleed, for print-on-demand shops")
+    _cmyk_option(p)
     out_option(p)
     p.set_defaults(func=cmd_sheets)
 
@@ -563,6 +564,14 @@ def _bleed_options(p) -> None:
     p.add_argument("--bleed", action="store_true", help=argparse.SUPPRESS)
 
 
+def _cmyk_option(p) -> None:
+    """sheets: CMYK singles for a shop's ICC output profile (cardgen/sheets/cmyk.py)."""
+    completes(p.add_argument(
+        "--cmyk", type=Path, default=None, metavar="PROFILE.icc",
+        help="with --singles: the singles in CMYK for the print shop's ICC output profile, every colour "
+             "converted through it and the profile embedded as the output intent (default: RGB)"), "file")
+
+
 def cmd_sheets(args) -> int:
     from cardgen.sheets import SheetOptions, load_target, make_sheets_many
 
@@ -573,10 +582,13 @@ def cmd_sheets(args) -> int:
                                   "--backs fold prints each back beside its face on the same page, so "
                                   "there is no back page to move: fold on the dashed line, or use "
                                   "--backs duplex-long with the offsets")])
+    if args.cmyk is not None and not args.singles:
+        raise ContentError([Issue(None, None, "--cmyk",
+                                  "CMYK is for the print-on-demand singles: add --singles")])
     targets = [load_target(ref) for ref in args.targets]
     papers = ("letter", "a4") if args.paper == "both" else (args.paper,)
     options = SheetOptions(papers, args.backs, (args.offset_x, args.offset_y), 0.0 if args.shared_cuts
-                           else args.gap, not args.no_bleed, args.singles)
+                           else args.gap, not args.no_bleed, args.singles, args.cmyk)
     status, printed = 0, False
     for result in make_sheets_many(targets, args.out, options):
         if isinstance(result, ContentError):

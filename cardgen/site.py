@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import re
+from dataclasses import dataclass
 from pathlib import Path
 
 from markupsafe import Markup, escape
@@ -222,11 +223,20 @@ def _summary(game: Game, card: Card) -> str:
     return " · ".join(bits)
 
 
-def fields_for_page(game: Game, card: Card) -> list[tuple[str, object]]:
+@dataclass(frozen=True)
+class FieldValue:
+    """A card's field value with its spec, which says how it reads (cardgen/fieldtext.py)."""
+
+    value: object
+    spec: object
+
+
+def fields_for_page(game: Game, card: Card) -> list[tuple[str, FieldValue]]:
     """A card's fields, labelled, in the order its type declares them (its page here, and
     `cardgen serve`'s preview)."""
-    order = list(game.card_types[card.type].fields)
-    return [(name.replace("_", " ").capitalize(), card.fields[name])
+    specs = game.card_types[card.type].fields
+    order = list(specs)
+    return [(name.replace("_", " ").capitalize(), FieldValue(card.fields[name], specs.get(name)))
             for name in sorted(card.fields, key=lambda n: order.index(n) if n in order else 99)]
 
 
@@ -241,7 +251,12 @@ def rich_text(text, game: Game) -> Markup:
 
 
 def show_value(value, game: Game) -> Markup:
-    """Any field value as HTML: lists joined, records as small tables."""
+    """Any field value as HTML: a FieldValue as a player reads it on the card (fieldtext.py);
+    a bare value with lists joined, records as small tables."""
+    if isinstance(value, FieldValue):
+        from cardgen.fieldtext import show_field
+
+        return show_field(value.value, value.spec, game, lambda text: rich_text(text, game))
     if isinstance(value, bool):
         return Markup("yes" if value else "no")
     if isinstance(value, list):

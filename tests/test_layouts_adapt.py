@@ -193,3 +193,29 @@ def test_status_trackers_show_name_and_text(game, faces):
         assert plain(card.fields["text"], game) in squashed(face), card.name
         has_die = "Die" in card.fields["text"]
         assert alone(face, "DIE") == has_die, card.name
+
+
+def _run_width(run) -> float:
+    return load_face(run.font).width_mm(run.text, run.size)
+
+
+def test_the_attack_die_stays_inside_its_hexagon(game, faces):
+    """d20 spilled past the hexagon's sides (13.5 mm across the flats): every die is centred on
+    it and at most 11 mm wide."""
+    for card in cards_of(game, "body"):
+        [die] = [r for r in runs(faces[card.name]) if r.text == card.fields["attack_die"]]
+        width = _run_width(die)
+        assert width <= 11.0, (card.name, width)
+        assert die.x + width / 2 == pytest.approx(31.75, abs=0.4), card.name
+
+
+def test_an_abilitys_dash_follows_its_name_after_one_space(game, faces):
+    """A no-break space keeps the reminder's dash off the start of a line; it used to come on top
+    of the folded line's space, a double gap ('Sneaky  — Gain')."""
+    for name in ("Clownfish",):                 # a Body with an uncapped ability: Sneaky
+        items = runs(faces[name])
+        i = next(i for i, r in enumerate(items) if r.text == "Sneaky")
+        bold, rest = items[i], items[i + 1]
+        gap = rest.x - (bold.x + _run_width(bold))
+        assert rest.text.startswith("\u00a0—")
+        assert gap == pytest.approx(0.0, abs=0.05), gap       # before: a whole space (~0.7 mm)

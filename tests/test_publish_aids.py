@@ -150,3 +150,26 @@ def test_an_unchanged_book_is_not_laid_out_again(tmp_path):
     chapter.write_text(chapter.read_text() + "\nOne more line.\n")
     changed = build_rulebook(load_game(str(folder)), tmp_path / "out")
     assert changed.path.stat().st_mtime_ns != stamp
+
+
+def _page_fill(page) -> float:
+    """How far down its text area (12 mm top, 13 mm bottom margins) a page's text reaches, 0-1."""
+    mm = 72 / 25.4
+    height = page.get_height()
+    text = page.get_textpage()
+    bottoms = [text.get_charbox(i)[1] for i in range(text.count_chars())]
+    lowest = min((b for b in bottoms if b > 13 * mm), default=height - 12 * mm)   # above the footer
+    return (height - 12 * mm - lowest) / (height - 25 * mm)
+
+
+@pytest.mark.parametrize("game_id", ["adapt", "amfibido", "amiibart", "combo-fighter", "dojo-duel"])
+def test_no_aid_ends_on_a_near_empty_page(aids, game_id):
+    """A.D.A.P.T.'s aid ended on a page holding one note and a three-row table (15% of it)."""
+    _game, result = aids(game_id)
+    pages = result.pages
+    pdf = pdfium.PdfDocument(str(result.path))
+    try:
+        fill = _page_fill(pdf[len(pdf) - 1])
+    finally:
+        pdf.close()
+    assert pages == 1 or fill >= 0.3, (game_id, pages, round(fill, 2))

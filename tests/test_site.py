@@ -183,3 +183,38 @@ def test_a_preset_with_another_bleed_is_cut_at_its_own_trim_line(tmp_path):
         assert cut == 36
         expected = thumbnail_jpeg(png.convert("RGB"), cut)
     assert (tmp_path / game.id / "site" / "img" / "tiger-claw.jpg").read_bytes() == expected
+
+
+def _shown(game_id: str, card_name: str) -> dict[str, str]:
+    from cardgen.site import fields_for_page, show_value
+
+    game = load_game(game_id)
+    fields = fields_for_page(game, game.cards[card_name])
+    return {label: str(show_value(value, game)) for label, value in fields}
+
+
+def test_nested_fields_read_as_on_the_card():
+    """Abilities, attacks, combos and power tokens as a player reads them, not as key/value runs
+    ("a name First Light a Eclipse Wheel")."""
+    amaya = _shown("combo-fighter", "Amaya Sol")
+    assert "<b>A · First Light</b> Eclipse Wheel starts each fight Set Aside." in amaya["Power token"]
+    assert "a name" not in amaya["Power token"] and "b_name" not in amaya["Power token"]
+    assert ("<b>High Noon</b>: Pendulum Step → Crescent Kick → Sunrise Axe Kick · 5 basic damage · "
+            "7 power damage") in amaya["Signature combos"]
+    assert amaya["Deck"].startswith("6 × Flick Kick<br>")
+    assert amaya["Starting hand"].startswith("Flick Kick, Crescent Kick")       # a hand is no order
+    assert _shown("amiibart", "Forgemaster Hild")["Attacks"] == (
+        "<div class='record'><b>Hammer Down</b>: 3 energy · 300 damage</div>")
+    assert _shown("adapt", "Healing Heart")["Abilities"] == "<b>Regeneration</b> 1<br><b>Immune</b>: Poison"
+    assert _shown("adapt", "Slime Coat")["Abilities"] == "<b>Resist</b> Poison 1"
+    assert _shown("adapt", "Clownfish")["Abilities"] == "<b>Sneaky</b>"          # not "Sneaky yes"
+
+
+def test_nested_fields_are_escaped():
+    from cardgen.model.fields import RecordSpec, StrSpec
+    from cardgen.site import FieldValue, show_value
+
+    game = load_game("amiibart")
+    spec = RecordSpec({"name": StrSpec(), "text": StrSpec(text=True)})
+    shown = str(show_value(FieldValue({"name": "<script>x</script>", "text": "<img src=y>"}, spec), game))
+    assert "<script>" not in shown and "<img" not in shown and "&lt;script&gt;" in shown

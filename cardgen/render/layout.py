@@ -19,6 +19,7 @@ from cardgen.filenames import file_stem, slug, taken_by
 from cardgen.model import Card, Game
 from cardgen.render import fallback, filecache, limits
 from cardgen.render.art import ArtError, art_size, check_art
+from cardgen.render.components import Component, check_reference_back, read_components, sized
 from cardgen.render.display import (
     MM_PER_INCH,
     PRINT_DPI,
@@ -68,7 +69,8 @@ ELEMENT_KEYS = {
 BLOCK_KEYS = {"text", "style", "each", "as", "when", "right", "field", "rule", "colour", "width",
               *Style.__dataclass_fields__}
 STYLE_KEYS = {*Style.__dataclass_fields__, "extends"}
-TOP_KEYS = {"card", "fonts", "colours", "styles", "templates", "types", "backs", "back_for", "reference"}
+TOP_KEYS = {"card", "fonts", "colours", "styles", "templates", "types", "backs", "back_for", "reference",
+            "reference_back", "components"}
 _EXPR = re.compile(r"^\s*\{\{(.*)\}\}\s*$", re.S)
 
 
@@ -108,6 +110,8 @@ class Layouts:
     backs: dict[str, list]
     back_for: str | None
     reference: dict[str, list] = field(default_factory=dict)   # card-sized player aids
+    reference_back: str | None = None       # the back the aids print on (None: `default`)
+    components: dict[str, Component] = field(default_factory=dict)   # mats, boards (components.py)
     source: str = ""                        # the file's text, for the render cache key
     env: Any = field(default=None, repr=False)
     # template source -> its parse tree (from the check) and its compiled callable(variables),
@@ -167,6 +171,9 @@ def load_layouts(game: Game) -> Layouts:
                       raw.get("back_for"),
                       _element_lists(raw.get("reference") or {}, "reference", issues, own_files=True),
                       source, sizes=sizes)
+    layouts.reference_back = raw.get("reference_back")
+    check_reference_back(layouts.reference_back, layouts.backs, raw.line_of("reference_back"), issues)
+    layouts.components = read_components(raw.get("components"), game, bleed, issues)
     for type_id in layouts.types:
         if type_id not in game.card_types:
             issues.add(raw["types"].line_of(type_id), f"types.{type_id}",
@@ -733,7 +740,7 @@ def _check_elements(layouts: Layouts, issues: IssueList) -> None:
                 shift = element.get("offset", [0, 0])
                 fixed = isinstance(shift, list) and len(shift) == 2 and all(
                     isinstance(v, (int, float)) for v in shift)
-                if fixed:
+                if fixed and offset is not None:
                     walk(element["group"], f"{here}.group", fields, depth + 1,
                          (offset[0] + shift[0], offset[1] + shift[1]), size)
                 else:  # an offset computed per card: checked when cards are laid out
@@ -751,6 +758,9 @@ def _check_elements(layouts: Layouts, issues: IssueList) -> None:
             size = layouts.size_of(name) if section == "types" else (
                 back_size(layouts, name) if section == "backs" else None)
             walk(elements, f"{section}.{name}", fields_for(section, name), size=size)
+    for name, component in layouts.components.items():
+        for side, elements in component.sides.items():   # (no card-sized safe zone to check)
+            walk(elements, f"components.{name}.{side}", all_fields, offset=None)
 
 
 def _check_blocks(element, where, fields, issues, layouts):
@@ -998,6 +1008,15 @@ def layout_reference(layouts: Layouts, name: str) -> Face:
     """A card-sized player aid (layouts.yaml `reference:`), drawn from the game's tables."""
     face = Face(f"reference: {name}", layouts.width, layouts.height, layouts.bleed, radius=layouts.radius)
     _render(layouts.reference[name], Context(layouts, None), face.items, f"reference.{name}", (0.0, 0.0))
+    return face
+
+
+def layout_component(layouts: Layouts, key: str, side: str) -> Face:
+    """One side of a component (layouts.yaml `components:`) at its own size and bleed."""
+    component = layouts.components[key]
+    face = Face(f"{component.name} ({side})", component.width, component.height, component.bleed)
+    _render(component.sides[side], Context(sized(layouts, component), None), face.items,
+            f"components.{key}.{side}", (0.0, 0.0))
     return face
 
 

@@ -263,12 +263,14 @@ class _Pen:
         self.out = self.code               # where colours go: the stream, or the open text object
         self.fill = self.stroke = self.width = None
         self.fill_alpha = self.stroke_alpha = None
+        # a CMYK document (print-on-demand singles for a shop's profile): colours as k/K operands
+        self.cmyk = getattr(canvas, "cardgen_cmyk", None)
 
     def set_fill(self, colour) -> None:
         r, g, b, a = colour
         if (r, g, b) != self.fill:
             self.fill = (r, g, b)
-            self.out.append(f"{_rgb(r, g, b)} rg")
+            self.out.append(f"{self.cmyk.operands(r, g, b)} k" if self.cmyk else f"{_rgb(r, g, b)} rg")
         if a != self.fill_alpha:
             self.fill_alpha = a
             self.canvas.setFillAlpha(a / 255)
@@ -277,7 +279,7 @@ class _Pen:
         r, g, b, a = colour
         if (r, g, b) != self.stroke:
             self.stroke = (r, g, b)
-            self.code.append(f"{_rgb(r, g, b)} RG")
+            self.code.append(f"{self.cmyk.operands(r, g, b)} K" if self.cmyk else f"{_rgb(r, g, b)} RG")
         if a != self.stroke_alpha:
             self.stroke_alpha = a
             self.canvas.setStrokeAlpha(a / 255)
@@ -456,10 +458,12 @@ def _draw_outline(canvas, item: Run, left: float, top: float) -> None:
 def _draw_picture(canvas, item: Picture, left: float, bottom: float) -> None:
     """Like the PNG painter: `contain` fits the image inside the box, `cover` fills it and crops.
     An SVG is drawn as vector shapes; a tinted picture as its silhouette in the tint colour."""
-    drawn = _IMAGES.get((item.path, item.tint))
+    cmyk = getattr(canvas, "cardgen_cmyk", None)
+    drawn = _IMAGES.get((item.path, item.tint, cmyk))
     if drawn is None:
         filecache.seen(item.path)
-        drawn = _IMAGES[item.path, item.tint] = _readable(item)
+        drawn = _IMAGES[item.path, item.tint, cmyk] = (_readable(item) if cmyk is None
+                                                       else _cmyk_readable(item, cmyk))
     vector = not hasattr(drawn, "getSize")
     iw, ih = (drawn.width, drawn.height) if vector else drawn.getSize()
     bw, bh = item.w * MM, item.h * MM
@@ -480,6 +484,26 @@ def _draw_picture(canvas, item: Picture, left: float, bottom: float) -> None:
         canvas.scale(scale, scale)
         renderPDF.draw(drawn, canvas, 0, 0, showBoundary=False)
     canvas.restoreState()
+
+
+def _cmyk_readable(item: Picture, cmyk):
+    """_readable for a CMYK document: raster art through the shop's profile, its alpha kept as
+    the soft mask (SVG shapes' colours go through the canvas's enforceColorSpace)."""
+    from reportlab.lib.utils import ImageReader
+
+    drawn = _readable(item)
+    if not hasattr(drawn, "getSize"):
+        return drawn
+    image, alpha = cmyk.image(tinted(load_art(item.path), item.tint) if item.tint is not None
+                              else load_art(item.path))
+
+    class WithAlpha(ImageReader):
+        def getRGBData(self):   # ReportLab takes the soft mask from _dataA, which this call resets
+            data = super().getRGBData()
+            self._dataA = ImageReader(alpha) if alpha is not None else None
+            return data
+
+    return WithAlpha(image)
 
 
 def _readable(item: Picture):

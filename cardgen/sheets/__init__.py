@@ -37,6 +37,7 @@ class SheetOptions:
     gap: float = 0.0                  # mm between cards; 0 = shared cut lines
     bleed: bool = True                # draw bleed where it fits (False: every card cut at the trim)
     singles: bool = False             # also one page per card at trim + bleed
+    cmyk: Path | None = None          # the singles in CMYK for this ICC output profile (cmyk.py)
 
 
 def make_sheets(game: Game, out_dir: Path, deck: Deck | None = None,
@@ -78,18 +79,28 @@ def make_sheets(game: Game, out_dir: Path, deck: Deck | None = None,
             except ValueError as exc:
                 raise ContentError([Issue(layouts.path, None, "card.size", str(exc))]) from None
         imp = next(iter(imps.values())) if len(imps) == 1 else imps
+        if deck is None:
+            _check_components_fit(layouts, next(iter(imps.values())))    # (the paper's size counts)
         digest = prints_key(layouts, wanted, title, imp, options.backs, options.offset)
         docs.append((out_dir / f"{stem}-{paper}.pdf", imp, digest))
         if notes is not None:
             notes.append("; ".join(_describe(imps[size], n, options) + (f" ({size[0]:g} x {size[1]:g} mm)"
                                                                       if len(imps) > 1 else "")
-                                   for size, n in counts.items()))
+                                   for size, n in counts.items())
+                         + (_describe_components(layouts) if deck is None else ""))
+    converter = None
+    if options.singles and options.cmyk is not None:
+        from cardgen.sheets.cmyk import Converter
+
+        converter = Converter(options.cmyk)     # a bad profile is refused before anything is drawn
     if options.singles:
-        digest = prints_key(layouts, wanted, title, "singles", options.backs != "none")
+        digest = prints_key(layouts, wanted, title, "singles", options.backs != "none",
+                            _profile_digest(converter))
         docs.append((out_dir / f"{stem}-singles.pdf", None, digest))
         if notes is not None:
             notes.append(f"{count} cards, one page each at trim + {layouts.bleed:g} mm bleed"
-                         + (", each followed by its back" if options.backs != "none" else ""))
+                         + (", each followed by its back" if options.backs != "none" else "")
+                         + (f", CMYK for {converter.name}" if converter else ""))
     todo = [i for i, (path, _imp, digest) in enumerate(docs)
             if force or not unchanged(out_dir, path.name, digest)]
     if todo:
@@ -98,10 +109,10 @@ def make_sheets(game: Game, out_dir: Path, deck: Deck | None = None,
         # the cards are drawn once as forms and each paper finished in a forked copy of the
         # document: that saves drawing them again even when only one core is ours
         if len(todo) > 1 and distinct >= PARALLEL_FROM and can_fork():
-            _write_forked(load, options, [docs[i] for i in todo], jobs)
+            _write_forked(load, options, [docs[i] for i in todo], jobs, converter)
         else:
             for i in todo:
-                _write_doc(load, options, docs[i])
+                _write_doc(load, options, docs[i], None, converter)
         remember(out_dir, {docs[i][0].name: docs[i][2] for i in todo})
     outputs.remember(game, out_dir, {f"sheets {_paper(imp) if imp else 'singles'}": [path]
                                      for path, imp, _digest in docs}, deck.path if deck else None)
@@ -222,16 +233,24 @@ def _sheets_child(send, targets, out_root, options, jobs, force, preloaded) -> N
     send.close()
 
 
-def _write_doc(load, options: SheetOptions, doc, started=None) -> Path:
+def _profile_digest(converter) -> str | None:
+    if converter is None:
+        return None
+    import hashlib
+
+    return hashlib.sha256(converter.data).hexdigest()
+
+
+def _write_doc(load, options: SheetOptions, doc, started=None, cmyk=None) -> Path:
     from cardgen.sheets.pdf import sheets_pdf, singles_pdf
 
     path, imp, _digest = doc
     if imp is None:
-        return write_atomic(path, singles_pdf(load, options.backs != "none", started))
+        return write_atomic(path, singles_pdf(load, options.backs != "none", started, cmyk))
     return write_atomic(path, sheets_pdf(load, imp, options.backs, options.offset, started))
 
 
-def _write_forked(load, options: SheetOptions, docs, jobs: int | None) -> None:
+def _write_forked(load, options: SheetOptions, docs, jobs: int | None, cmyk=None) -> None:
     """Draw the cards once, then finish each PDF in a forked copy of that document, `jobs`
     (default: every CPU this process may use) at a time."""
     from cardgen.sheets.pdf import start
@@ -242,7 +261,8 @@ def _write_forked(load, options: SheetOptions, docs, jobs: int | None) -> None:
     failed = []
     for first in range(0, len(docs), at_once):
         batch = docs[first:first + at_once]
-        workers = [context.Process(target=_write_doc, args=(load, options, doc, started)) for doc in batch]
+        workers = [context.Process(target=_write_doc, args=(load, options, doc, started, cmyk))
+                   for doc in batch]
         for worker in workers:
             worker.start()
         for worker in workers:
@@ -250,6 +270,27 @@ def _write_forked(load, options: SheetOptions, docs, jobs: int | None) -> None:
         failed += [doc[0].name for doc, worker in zip(batch, workers, strict=True) if worker.exitcode]
     if failed:
         raise RuntimeError(f"writing {', '.join(failed)} failed (see the error above)")
+
+
+def _check_components_fit(layouts, imp) -> None:
+    """Every component (a player mat) fits the paper with its bleed and crop marks, or the file
+    says which does not and the most that fits."""
+    from cardgen.sheets.component_pages import place
+
+    issues = []
+    for key, component in layouts.components.items():
+        try:
+            place(imp.page_w, imp.page_h, component.width, component.height, component.bleed)
+        except ValueError as exc:
+            issues.append(Issue(layouts.path, component.line, f"components.{key}.size",
+                                f"on {imp.paper}: {exc}"))
+    if issues:
+        raise ContentError(issues)
+
+
+def _describe_components(layouts) -> str:
+    return "".join(f"; {c.copies} x {c.name} ({c.width:g} x {c.height:g} mm), a page a side"
+                   for c in layouts.components.values() if c.copies)
 
 
 def _describe(imp, count: int, options: SheetOptions) -> str:

@@ -9,7 +9,7 @@ the canvas's initial font is one of ours, so no unembedded Helvetica sneaks into
 from __future__ import annotations
 
 import io
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from cardgen.render.display import Face
 from cardgen.render.fonts import FontBook
@@ -37,9 +37,12 @@ class Deckload:
     title: str                      # "Dojo Duel" or "Dojo Duel: Crane Path"
     faces: list[Face]               # one per copy (the same Face object repeats for copies)
     backs: list[Face | None]        # the back of each copy
+    # components that are not cards (a player mat): (name, front, back or None) per copy, each
+    # printed on pages of its own after the cards (component_pages.py)
+    parts: list[tuple[str, Face, Face | None]] = field(default_factory=list)
 
 
-def _canvas(buf, pagesize):
+def _canvas(buf, pagesize, cmyk=None):
     import reportlab.rl_config as rl_config
     from reportlab.pdfgen.canvas import Canvas
 
@@ -50,7 +53,9 @@ def _canvas(buf, pagesize):
     register_font(regular.name, regular.path)
     register_font(bold.name, bold.path)
     canvas = Canvas(buf, pagesize=pagesize, invariant=1, initialFontName=regular.name,
-                    initialFontSize=6, pageCompression=1)
+                    initialFontSize=6, pageCompression=1,
+                    enforceColorSpace=cmyk.reportlab if cmyk is not None else None)
+    canvas.cardgen_cmyk = cmyk      # the painters write CMYK colours and images (cmyk.py)
     return canvas, regular, bold
 
 
@@ -127,11 +132,12 @@ class Started:
     forms: dict[int, str]
 
 
-def start(load: Deckload, with_backs: bool) -> Started:
+def start(load: Deckload, with_backs: bool, cmyk=None) -> Started:
     buf = io.BytesIO()
-    canvas, regular, bold = _canvas(buf, (612, 792))
+    canvas, regular, bold = _canvas(buf, (612, 792), cmyk)
     canvas.setAuthor("cardgen")
-    forms = _form_names(canvas, load.faces + (load.backs if with_backs else []))
+    sides = [face for _name, front, back in load.parts for face in (front, back if with_backs else None)]
+    forms = _form_names(canvas, load.faces + (load.backs if with_backs else []) + sides)
     return Started(canvas, buf, regular, bold, forms)
 
 
@@ -157,6 +163,9 @@ def sheets_pdf(load: Deckload, imp: Imposition | dict, backs: str, offset=(0.0, 
     for size, copies in groups.items():
         part = f"{size[0]:g} x {size[1]:g} mm" if len(groups) > 1 else ""
         _size_pages(doc, load, imps[size] if imps else imp, copies, backs, offset, part)
+    if load.parts:
+        doc.canvas.setPageSize((first.page_w * MM, first.page_h * MM))
+        _component_pages(doc.canvas, doc.regular, load, first, backs, offset, doc.forms)
     doc.canvas.save()
     return doc.buf.getvalue()
 
@@ -213,6 +222,57 @@ def _size_pages(doc: Started, load: Deckload, imp: Imposition, copies: list[int]
             _fold_line(canvas, imp)
         ctx.draw(kind, sheet, placed)
         canvas.showPage()
+
+
+def _component_pages(canvas, regular, load: Deckload, imp: Imposition, backs: str, offset, forms) -> None:
+    """Each component copy on a page of its own, centred, its back on the next page (behind it
+    in duplex; on the reverse, by hand, in the other modes), with crop marks at its corners."""
+    from cardgen.sheets.component_pages import crop_marks, place
+
+    count: dict[str, int] = {}
+    totals = {name: sum(1 for n, _f, _b in load.parts if n == name) for name, _f, _b in load.parts}
+    for name, front, back in load.parts:
+        count[name] = count.get(name, 0) + 1
+        sides = [("front", front, (0.0, 0.0))]
+        if backs != "none" and back is not None:
+            sides.append(("back", back, offset if backs != "fold" else (0.0, 0.0)))
+        for side, face, moved in sides:
+            pl = place(imp.page_w, imp.page_h, face.width, face.height, face.bleed, moved)
+            _place_turned(canvas, face, forms[id(face)], pl, imp.page_h)
+            x0, y0 = pl.x * MM, (imp.page_h - pl.y - pl.h) * MM
+            canvas.setTrimBox([round(v, 3) for v in (x0, y0, x0 + pl.w * MM, y0 + pl.h * MM)])
+            b = pl.bleed * MM
+            canvas.setBleedBox([round(v, 3)
+                                for v in (x0 - b, y0 - b, x0 + pl.w * MM + b, y0 + pl.h * MM + b)])
+            canvas.saveState()
+            canvas.setLineWidth(MARK_WIDTH)
+            canvas.setStrokeColorRGB(*INK)
+            for x1, y1, x2, y2 in crop_marks(pl, imp.page_w, imp.page_h):
+                canvas.line(x1 * MM, (imp.page_h - y1) * MM, x2 * MM, (imp.page_h - y2) * MM)
+            note = f"{load.title} · {name} · {side} · {count[name]}/{totals[name]} · {imp.paper}"
+            if side == "front" and len(sides) > 1:
+                note += f" · {MODE_HINTS['separate'] if backs == 'fold' else MODE_HINTS[backs]}"
+            canvas.setFillColorRGB(*INK)
+            canvas.setFont(regular.name, 6)
+            canvas.drawCentredString(imp.page_w / 2 * MM, (PRINTABLE_NOTE + 0.5) * MM, note)
+            canvas.restoreState()
+            canvas.showPage()
+
+
+PRINTABLE_NOTE = 5.0    # mm from the paper's bottom edge: a component page's note
+
+
+def _place_turned(canvas, face: Face, form: str, pl, page_h: float) -> None:
+    """Draw a form with its bleed around the placement's trim, turned a quarter when it says so."""
+    b = face.bleed
+    canvas.saveState()
+    if pl.turned:   # the form's top to the page's left: rotate 90 degrees anticlockwise
+        canvas.translate((pl.x + pl.w + b) * MM, (page_h - pl.y - pl.h - b) * MM)
+        canvas.rotate(90)
+    else:
+        canvas.translate((pl.x - b) * MM, (page_h - pl.y - pl.h - b) * MM)
+    canvas.doForm(form)
+    canvas.restoreState()
 
 
 def _page_boxes(canvas, imp: Imposition, slots: list[Slot]) -> None:
@@ -354,16 +414,25 @@ def _single_page(canvas, face: Face) -> None:
     canvas.setBleedBox([0, 0, round(w * MM, 3), round(h * MM, 3)])
 
 
-def singles_pdf(load: Deckload, with_backs: bool, started: Started | None = None) -> bytes:
-    """Print-on-demand: one page per copy at trim + bleed, its back on the next page."""
+def singles_pdf(load: Deckload, with_backs: bool, started: Started | None = None, cmyk=None) -> bytes:
+    """Print-on-demand: one page per copy at trim + bleed, its back on the next page. `cmyk` (a
+    cmyk.Converter): every colour in the shop's CMYK, its profile as the output intent (the
+    cards are then drawn afresh, not taken from `started`)."""
     if not load.faces:
         raise ValueError("nothing to print")
-    doc = started or start(load, with_backs)
+    doc = start(load, with_backs, cmyk) if cmyk is not None else started or start(load, with_backs)
+    if cmyk is not None:
+        cmyk.output_intent(doc.canvas)
     canvas, forms = doc.canvas, doc.forms
     canvas.setTitle(f"{load.title}: print-on-demand singles")
     for face, back in zip(load.faces, load.backs, strict=True):
         for side in (face, back) if with_backs and back is not None else (face,):
             _single_page(canvas, side)          # (each at its own size: card.sizes)
+            canvas.doForm(forms[id(side)])
+            canvas.showPage()
+    for _name, front, back in load.parts:     # components at their own size, one page a side
+        for side in (front, back) if with_backs and back is not None else (front,):
+            _single_page(canvas, side)
             canvas.doForm(forms[id(side)])
             canvas.showPage()
     canvas.save()

@@ -63,7 +63,28 @@ def prepare(game: Game, deck: Deck | None = None, with_backs: bool = True, cache
         load.backs.extend([backs[card.name]] * count)
     if references:
         _add_reference_cards(load, layouts, aids, with_backs)
+    if deck is None:
+        _add_components(load, layouts, with_backs)
     return load, layouts
+
+
+def _add_components(load, layouts, with_backs: bool) -> None:
+    """The whole set also prints the components that are not cards (a player mat), each copy
+    with its back."""
+    from cardgen.render.layout import LayoutError, layout_component
+
+    issues = []
+    for key, component in layouts.components.items():
+        try:
+            front = layout_component(layouts, key, "front")
+            has_back = with_backs and "back" in component.sides
+            back = layout_component(layouts, key, "back") if has_back else None
+        except LayoutError as exc:
+            issues.append(exc.issue())
+            continue
+        load.parts.extend([(component.name, front, back)] * component.copies)
+    if issues:
+        raise ContentError(issues)
 
 
 def _add_reference_cards(load, layouts, aids, with_backs: bool) -> None:
@@ -71,8 +92,11 @@ def _add_reference_cards(load, layouts, aids, with_backs: bool) -> None:
 
     copies = reference_copies(layouts.game)
     try:
-        back = (layout_back(layouts, "default", size=(layouts.width, layouts.height))   # (an aid's size)
-                if with_backs and "default" in layouts.backs else None)
+        # the aids' own back (`reference_back:`), so that face down they do not pass for deck
+        # cards; at an aid's size, which is the game's card size
+        which = layouts.reference_back or "default"
+        back = (layout_back(layouts, which, size=(layouts.width, layouts.height))
+                if with_backs and which in layouts.backs else None)
     except LayoutError as exc:
         raise ContentError([exc.issue()]) from None
     for name in layouts.reference:

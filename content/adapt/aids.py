@@ -72,6 +72,23 @@ def build(aid: Aid):
     if isinstance(buying, dict) and buying.get("rules"):
         costs.append(aid.steps(buying["rules"], ordered=False))
     aid.add("Buying costs", costs, cls="charts")
+    # the numbers by player count before the abilities, which start a page: they fill the
+    # foot of the page before instead of a page of their own
+    numbers = []
+    exp = t.get("experience")
+    if isinstance(exp, dict) and isinstance(exp.get("per_turn_by_players"), dict):
+        numbers.append(("Experience per Turn", _by_players(exp["per_turn_by_players"])))
+    gs = t.get("gene_stream")
+    if isinstance(gs, dict) and isinstance(gs.get("slots_by_players"), dict):
+        numbers.append(("Gene Stream slots", _by_players(gs["slots_by_players"])))
+    wipe = t.get("wipe")
+    if isinstance(wipe, dict) and isinstance(wipe.get("bonus"), dict):
+        numbers.append(("Wipe bonus", _by_players(wipe["bonus"])))
+    if numbers:
+        players = list(exp["per_turn_by_players"]) if exp else []
+        aid.add("By number of players", [{"kind": "table", "cls": "data players", "head": [""] + [
+            f"{p} players" for p in players], "rows": [[Markup("<b>{}</b>").format(n)] + [
+                aid.r(row.get(p, "–")) for p in players] for n, row in numbers]}])
     abilities = t.get("abilities")
     if isinstance(abilities, dict):
         kinds = {"PB": aid.r("{passive} Passive"), "SA": aid.r("{action} Action")}
@@ -92,21 +109,6 @@ def build(aid: Aid):
         aid.add("Abilities and their caps", nodes, new_page=True)
     else:
         aid.need("abilities")
-    numbers = []
-    exp = t.get("experience")
-    if isinstance(exp, dict) and isinstance(exp.get("per_turn_by_players"), dict):
-        numbers.append(("Experience per Turn", _by_players(exp["per_turn_by_players"])))
-    gs = t.get("gene_stream")
-    if isinstance(gs, dict) and isinstance(gs.get("slots_by_players"), dict):
-        numbers.append(("Gene Stream slots", _by_players(gs["slots_by_players"])))
-    wipe = t.get("wipe")
-    if isinstance(wipe, dict) and isinstance(wipe.get("bonus"), dict):
-        numbers.append(("Wipe bonus", _by_players(wipe["bonus"])))
-    if numbers:
-        players = list(exp["per_turn_by_players"]) if exp else []
-        aid.add("By number of players", [{"kind": "table", "cls": "data players", "head": [""] + [
-            f"{p} players" for p in players], "rows": [[Markup("<b>{}</b>").format(n)] + [
-                aid.r(row.get(p, "–")) for p in players] for n, row in numbers]}])
 
 
 def _by_players(mapping: dict) -> dict:
