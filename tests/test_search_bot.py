@@ -78,8 +78,9 @@ FIRST_SEED = 1000
 BEATS_GREEDY = {("adapt", 2): 60, ("adapt", 3): 60, ("amiibart", 2): 60}
 # Not met yet (issue 22, item 1); on these seeds amfibido 13 of 30 (43%, 27-61%), combo-fighter
 # 25 of 40 (62%, 47-76%), dojo-duel 82 of 150 (55%, 47-62%). Fewer matches here, to keep the cost
-# down: they fail the same way. Combo Fighter does clear it on 160 seeds (1000-1159: 102, 64%,
-# 56-71%), but its matches take seconds each: that test would cost a quarter of an hour. Dojo
+# down: they fail the same way. On more seeds two of them do clear it: Amfibido 72 of 120
+# (1000-1119: 60%, 51-68%) and Combo Fighter 102 of 160 (1000-1159: 64%, 56-71%); but their
+# matches take seconds each, and such tests would cost a quarter of an hour. Dojo
 # Duel stays at 48-51% over 200-400 seeds with 4x the playouts, and with the opponent's hand shown
 # to the search (session notes, issue 22): greedy's one-ply look may be near what this game allows.
 NOT_YET = {("amfibido", 2): 10, ("combo-fighter", 2): 20, ("dojo-duel", 2): 100}
