@@ -19,7 +19,7 @@ import os
 import signal
 import sys
 import threading
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 
 from cardgen.fsutil import discard_unfinished
 
@@ -123,8 +123,41 @@ def worker_pool(context, processes: int, initializer=None, initargs=()):
         pool.close()
         pool.join()
     except BaseException:
-        pool.terminate()
+        terminate_pool(pool)
         raise
+
+
+TERMINATE_SECONDS = 5.0
+
+
+def terminate_pool(pool) -> None:
+    """pool.terminate(), bounded. A worker stopped while it was sending a result (terminated by
+    the pool itself, or killed) leaves the result queue's lock held for ever, and CPython's
+    terminate() then waits on it without end: seen about once in 35 runs of a full-disk test
+    under load. After TERMINATE_SECONDS the workers still there are killed, the queue locks no
+    live process can hold any more are released, and the pool's threads finish; should even
+    that fail, they are daemon threads left waiting, and the command goes on to its error."""
+    ender = threading.Thread(target=pool.terminate, name="terminate the pool", daemon=True)
+    ender.start()
+    ender.join(TERMINATE_SECONDS)
+    if not ender.is_alive():
+        return
+    workers = list(getattr(pool, "_pool", ()))
+    for worker in workers:
+        if worker.exitcode is None:
+            worker.kill()
+    for worker in workers:
+        worker.join(1.0)
+    if all(worker.exitcode is not None for worker in workers):
+        # the result queue's lock (a worker sending), and the task queue's (an idle worker waits
+        # for its next task holding it): no live process holds either now
+        for queue, name in ((getattr(pool, "_outqueue", None), "_wlock"),
+                            (getattr(pool, "_inqueue", None), "_rlock")):
+            lock = getattr(queue, name, None)
+            if lock is not None:
+                with suppress(ValueError):      # (it was free)
+                    lock.release()
+    ender.join(TERMINATE_SECONDS)
 
 
 def _pool_worker(initializer, initargs) -> None:

@@ -43,3 +43,37 @@ def test_a_quota_caps_the_cpus(monkeypatch):
     assert parallel.usable_cpus() == min(2, len(os.sched_getaffinity(0)))
     monkeypatch.setattr(parallel, "_cgroup_quota", lambda: 0.25)
     assert parallel.usable_cpus() == 1
+
+
+ORPHANED_LOCK = """
+import gc, multiprocessing, multiprocessing.pool, os, signal, time
+from cardgen.parallel import worker_pool
+
+def task(n):
+    if n == 0:      # a worker stopped while it sends a result: it holds the result queue's lock
+        pool = next(o for o in gc.get_objects() if isinstance(o, multiprocessing.pool.Pool))
+        pool._outqueue._wlock.acquire()
+        os.kill(os.getpid(), signal.SIGKILL)
+    return n
+
+try:
+    with worker_pool(multiprocessing.get_context("fork"), 2) as pool:
+        pool.map_async(task, range(1))
+        time.sleep(1)
+        raise OSError("No space left on device")      # (as writing a result would, in this process)
+except OSError as exc:
+    print("raised:", exc)
+import threading
+print("threads left:", [t.name for t in threading.enumerate() if t is not threading.main_thread()])
+"""
+
+
+@pytest.mark.skipif(not parallel.can_fork(), reason="forked workers only")
+def test_a_worker_stopped_while_it_held_the_result_lock_does_not_hang_the_pool():
+    # multiprocessing's Pool.terminate() waits for ever on that lock (seen about one run in 35 of
+    # test_render_parallel's full-disk test under load): the pool still ends, its threads with it,
+    # and the error is raised
+    done = subprocess.run([sys.executable, "-c", ORPHANED_LOCK], capture_output=True, text=True, timeout=90,
+                          cwd=ROOT, env={**os.environ, "PYTHONPATH": ROOT})
+    assert done.stdout.splitlines() == ["raised: No space left on device", "threads left: []"], \
+        done.stdout + done.stderr
