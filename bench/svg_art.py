@@ -34,7 +34,7 @@ def _clear_caches() -> None:
         clear()
     art.load_art.cache_clear()
     art.load_svg.cache_clear()
-    paint_png._picture.cache_clear()
+    paint_png.scaled_picture.cache_clear()
     paint_png._LAYERS.clear()
     paint_pdf._IMAGES.clear()
     text._FITTED.clear()

@@ -57,22 +57,13 @@ def _html_icons(glyphs: tuple, pictures: tuple) -> dict[str, Markup]:
 
 @lru_cache(maxsize=64)      # (emptied when a picture it read is saved again: cardgen.render.filecache)
 def _picture_png(path: str, colour) -> str:
-    """The picture at `path` (checked as card art is) PICTURE_PX tall, tinted, as base64 PNG."""
-    from PIL import Image, ImageOps
+    """The picture at `path` (checked as card art is) PICTURE_PX tall, tinted, as base64 PNG: drawn
+    as the card painter draws a picture icon."""
+    from cardgen.render.art import art_size
+    from cardgen.render.paint_png import scaled_picture
 
-    from cardgen.render.art import load_art, load_svg, tinted
-    from cardgen.render.svg import rasterise
-
-    svg = load_svg(path)
-    if svg is not None:
-        width = max(1, round(PICTURE_PX * svg.width / svg.height))
-        image = rasterise(svg, width, PICTURE_PX)
-    else:
-        art = load_art(path)
-        width = max(1, round(PICTURE_PX * art.width / art.height))
-        image = ImageOps.contain(art, (width, PICTURE_PX), Image.LANCZOS)
-    if colour is not None:
-        image = tinted(image, colour)
+    width, height = art_size(path)
+    image = scaled_picture(path, max(1, round(PICTURE_PX * width / height)), PICTURE_PX, "contain", colour)
     buffer = io.BytesIO()
     image.save(buffer, "PNG", optimize=True)
     return str(escape(base64.b64encode(buffer.getvalue()).decode("ascii")))

@@ -120,11 +120,12 @@ def glossary(game: Game, arg: str | None = None, keywords_printed: bool = False)
     """Keywords, card types, card fields and the game's own terms, A to Z. When the book prints
     the keyword reference, a keyword's entry points there instead of repeating its rule."""
     entries: dict[str, dict] = {}
+    icons = html_icons(game)
 
     def add(term, text, meta):
         key = str(term).lower()
         if key not in entries and text:
-            entries[key] = {"term": str(term), "text": rich(text, html_icons(game)) if isinstance(text, str)
+            entries[key] = {"term": str(term), "text": rich(text, icons) if isinstance(text, str)
                             else text, "meta": meta}
 
     for name, text in game.keywords.items():

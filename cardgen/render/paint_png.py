@@ -24,7 +24,8 @@ def _font(path: str, px: float):
 
 
 @bounded_cache(32 << 20, image_bytes)    # (a full-bleed picture is as big as a background)
-def _picture(path: str, w: int, h: int, fit: str, tint=None):
+def scaled_picture(path: str, w: int, h: int, fit: str, tint=None):
+    """The picture at `path` as a w x h box shows it (`contain` or `cover`), tinted or not."""
     from PIL import Image, ImageOps
 
     svg = load_svg(path)        # (the layout checked it: read already)
@@ -169,8 +170,8 @@ def _paint_items(image, items, k: float, b: float) -> None:
                          width=max(1, round(item.stroke_width * k)) if item.stroke else 0)
         elif isinstance(item, Picture):
             x0, y0 = px(item.x, item.y)
-            picture = _picture(item.path, max(1, round(item.w * k)), max(1, round(item.h * k)), item.fit,
-                               item.tint)
+            picture = scaled_picture(item.path, max(1, round(item.w * k)), max(1, round(item.h * k)),
+                                     item.fit, item.tint)
             offset = (round(x0 + (item.w * k - picture.width) / 2),
                       round(y0 + (item.h * k - picture.height) / 2))
             image.paste(picture, offset, picture)
@@ -445,5 +446,5 @@ def _chunk(tag: bytes, data: bytes) -> bytes:
     return struct.pack(">I", len(data)) + tag + data + struct.pack(">I", zlib.crc32(tag + data))
 
 
-for _cache in (_font, _picture, _glyph, _outline_glyph, _run_mask, _run_mask_public):
+for _cache in (_font, scaled_picture, _glyph, _outline_glyph, _run_mask, _run_mask_public):
     filecache.on_change(_cache.cache_clear)

@@ -204,11 +204,14 @@ def _filter_loads(root, elements: list, ids: dict, extent: float) -> tuple[Filte
     return tuple(loads)
 
 
+_NUMBER = re.compile(r"[-+]?[0-9]*\.?[0-9]+(?:[eE][-+]?[0-9]+)?")
+
+
 def _effect_size(kind: str, prim, unit: float) -> float:
     """A costly effect's size: the radius (its larger value), the octaves or the kernel cells."""
-    numbers = lambda name, default: [abs(float(v)) for v in  # noqa: E731
-                                     re.findall(r"[-+]?[0-9]*\.?[0-9]+(?:[eE][-+]?[0-9]+)?",
-                                                prim.get(name) or default)] or [0.0]
+    def numbers(name: str, default: str) -> list[float]:
+        return [abs(float(v)) for v in _NUMBER.findall(prim.get(name) or default)] or [0.0]
+
     if kind == "feMorphology":
         return max(numbers("radius", "0")) * unit
     if kind == "feTurbulence":

@@ -11,9 +11,10 @@ from __future__ import annotations
 from io import BytesIO
 from pathlib import Path
 
+from cardgen.render.display import MM_PER_INCH
+
 WIDTH = 450
 RECORD = ".keys.json"
-MM_PER_INCH = 25.4
 
 
 def thumbnail_path(out_dir: Path, stem: str) -> Path:
