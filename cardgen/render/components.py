@@ -1,7 +1,9 @@
 """Components that are not cards: player mats, boards, tiles (layouts.yaml `components:`).
 
 Each has its own size, a front and (optionally) a back drawn from the same elements as cards,
-and a number of copies (a number, or `players`: one per player at the game's most players):
+and a number of copies (a number, or `players`: one per player at the game's most players).
+`each: TYPE` makes it once per card of that card type (a fighter's power token from the
+fighter's card), with that card's fields in its expressions (`{{ card.power_token.a }}`):
 
     components:
       player-mat:
@@ -27,7 +29,7 @@ from cardgen.errors import IssueList, did_you_mean
 from cardgen.render import limits
 
 SIDES = ("front", "back")
-KEYS = {"name", "size", "bleed", "copies", *SIDES}
+KEYS = {"name", "size", "bleed", "copies", "each", *SIDES}
 
 
 @dataclass(frozen=True)
@@ -40,6 +42,7 @@ class Component:
     copies: int
     sides: dict                 # "front" (always) and "back" (optional) -> elements
     line: int | None = None
+    each: str | None = None     # a card type: one (of `copies`) per card of it, drawn from the card
 
 
 def read_components(raw, game, bleed: float, issues: IssueList) -> dict[str, Component]:
@@ -71,6 +74,12 @@ def read_components(raw, game, bleed: float, issues: IssueList) -> dict[str, Com
             own_bleed = bleed
         copies = _copies(spec.get("copies", 1), game, issues, spec.line_of("copies") or line,
                          f"{where}.copies")
+        each = spec.get("each")
+        if each is not None and each not in game.card_types:
+            issues.add(spec.line_of("each"), f"{where}.each",
+                       f"no card type {each!r}{did_you_mean(str(each), game.card_types)} "
+                       f"({', '.join(game.card_types)})")
+            each = None
         sides = {}
         for side in SIDES:
             elements = spec.get(side)
@@ -81,8 +90,22 @@ def read_components(raw, game, bleed: float, issues: IssueList) -> dict[str, Com
                 continue
             sides[side] = elements
         out[str(key)] = Component(str(key), str(spec.get("name", key)), float(size[0]), float(size[1]),
-                                  float(own_bleed), copies, sides, line)
+                                  float(own_bleed), copies, sides, line, each)
     return out
+
+
+def printed(component: Component, game) -> list:
+    """What each copy is drawn from, in print order: its card (`each:`, the game's order, each
+    card's `copies` together) or None."""
+    if component.each is None:
+        return [None] * component.copies
+    return [card for card in game.cards.values() if card.type == component.each
+            for _ in range(component.copies)]
+
+
+def label(component: Component, card) -> str:
+    """What a copy is called on its page and in file names: "Power Token: Amaya Sol"."""
+    return component.name if card is None else f"{component.name}: {card.name}"
 
 
 def _copies(value, game, issues: IssueList, line, where: str) -> int:
