@@ -73,6 +73,7 @@ def _add_components(load, layouts, with_backs: bool) -> None:
     with its back."""
     from cardgen.render.components import label, printed
     from cardgen.render.layout import LayoutError, layout_component
+    from cardgen.sheets.pdf import Part
 
     issues = []
     for key, component in layouts.components.items():
@@ -87,7 +88,7 @@ def _add_components(load, layouts, with_backs: bool) -> None:
                     issues.append(exc.issue())
                     drawn[id(card)] = None
                     continue
-                drawn[id(card)] = (label(component, card), front, back)
+                drawn[id(card)] = Part(label(component, card), front, back, component.name)
             if drawn[id(card)] is not None:
                 load.parts.append(drawn[id(card)])
     if issues:
