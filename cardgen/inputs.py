@@ -107,7 +107,13 @@ def _files_of(layouts, card, extra: str) -> list[str]:
     from cardgen.render.layout import files_used
 
     kind, _, name = extra.partition(":")
-    if card is not None:
+    if kind == "component":                 # "component:KEY/SIDE[/CARD]"
+        from cardgen.render.components import parse_face_name
+
+        key, side, _card = parse_face_name(name)
+        component = layouts.components.get(key)
+        elements = component.sides.get(side, []) if component is not None else []
+    elif card is not None:
         elements = layouts.types.get(card.type, [])
     elif kind == "back":
         elements = layouts.backs.get(name, [])

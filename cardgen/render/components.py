@@ -127,3 +127,29 @@ def sized(layouts, component: Component):
     """The layouts seen at the component's size: `bleed`, `trim` and `safe` boxes are its own."""
     return dataclasses.replace(layouts, width=component.width, height=component.height,
                                bleed=component.bleed)
+
+
+def face_names(layouts) -> list[str]:
+    """Each distinct side of each component, as `cardgen render` names it: "KEY/SIDE", or
+    "KEY/SIDE/CARD" for one made for each card (copies share their picture)."""
+    out = []
+    for key, component in layouts.components.items():
+        cards = dict.fromkeys(card.name if card is not None else None
+                              for card in printed(component, layouts.game))
+        out += [f"{key}/{side}" + (f"/{name}" if name is not None else "")
+                for name in cards for side in component.sides]
+    return out
+
+
+def parse_face_name(name: str) -> tuple[str, str, str | None]:
+    """"KEY/SIDE[/CARD]" -> (key, side, card name or None)."""
+    key, side, *card = name.split("/", 2)
+    return key, side, card[0] if card else None
+
+
+def face_file_stem(game, name: str) -> str:
+    """A component side's PNG name: power-token-amaya-sol-front, player-mat-back."""
+    from cardgen.filenames import file_stem
+
+    key, side, card = parse_face_name(name)
+    return "-".join([file_stem(key)] + ([game.cards[card].stem] if card else []) + [side])
