@@ -201,3 +201,17 @@ def test_a_component_made_for_each_card_reads_that_card(tmp_path):
     assert lamplighters
     for card in lamplighters:
         assert f"CREST {card.name} {card.fields['glow']}" in text and f"REAR {card.name}" in text
+
+
+def test_each_that_is_not_a_card_type_name_and_a_slash_in_a_name_are_reported(tmp_path):
+    game, path = _game_copy(tmp_path, "\ncomponents:\n  badge:\n    each: [lamplighter]\n    size: [40, 40]\n"
+                                      "    front: [{rect: bleed, fill: '#224466'}]\n"
+                                      "  a/b:\n    size: [40, 40]\n"
+                                      "    front: [{rect: bleed, fill: '#224466'}]\n")
+    lines = path.read_text(encoding="utf-8").splitlines()
+    with pytest.raises(ContentError) as caught:
+        load_layouts(game)
+    found = {(issue.line, issue.field): issue.message for issue in caught.value.issues}
+    each_line = lines.index("    each: [lamplighter]") + 1
+    assert "expected a card type" in found[each_line, "components.badge.each"]
+    assert "'/'" in found[lines.index("  a/b:") + 1, "components.a/b"]

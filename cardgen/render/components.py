@@ -74,8 +74,13 @@ def read_components(raw, game, bleed: float, issues: IssueList) -> dict[str, Com
             own_bleed = bleed
         copies = _copies(spec.get("copies", 1), game, issues, spec.line_of("copies") or line,
                          f"{where}.copies")
+        if "/" in str(key):          # (render's file names and cache entries are KEY/SIDE)
+            issues.add(line, where, "a component's name may not hold '/'")
         each = spec.get("each")
-        if each is not None and each not in game.card_types:
+        if each is not None and not isinstance(each, str):
+            issues.add(spec.line_of("each"), f"{where}.each", f"expected a card type, got {each!r}")
+            each = None
+        elif each is not None and each not in game.card_types:
             issues.add(spec.line_of("each"), f"{where}.each",
                        f"no card type {each!r}{did_you_mean(str(each), game.card_types)} "
                        f"({', '.join(game.card_types)})")
