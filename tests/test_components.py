@@ -215,3 +215,20 @@ def test_each_that_is_not_a_card_type_name_and_a_slash_in_a_name_are_reported(tm
     each_line = lines.index("    each: [lamplighter]") + 1
     assert "expected a card type" in found[each_line, "components.badge.each"]
     assert "'/'" in found[lines.index("  a/b:") + 1, "components.a/b"]
+
+
+def test_combo_fighter_character_sheets_print_on_a_back_no_action_card_has(tmp_path):
+    """Character sheets lie face up beside the deck and never join it: face down, one must not
+    pass for an action card (they printed on the fighter's deck back)."""
+    game = load_game("combo-fighter")
+    layouts = load_layouts(game)
+    from cardgen.render.layout import back_name
+
+    sheets = [card for card in game.cards.values() if card.type == "character"]
+    actions = [card for card in game.cards.values() if card.type in ("attack", "defense", "footwork")]
+    sheet_backs = {back_name(layouts, card) for card in sheets}
+    assert not sheet_backs & {back_name(layouts, card) for card in actions}
+    options = SheetOptions(papers=("letter",), backs="separate")
+    [pdf] = make_sheets(game, tmp_path, options=options, force=True)
+    texts = [page.extract_text() or "" for page in PdfReader(pdf).pages]
+    assert "\n".join(t for t in texts if " · backs " in t).count("CHARACTER SHEET") == len(sheets) == 4
