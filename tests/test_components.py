@@ -157,8 +157,9 @@ def test_combo_fighter_power_tokens_print_side_a_with_side_b_behind(tmp_path, pa
 
 
 def test_each_names_a_card_type_and_its_fields_are_checked_at_their_lines(tmp_path):
-    """`each:` an unknown card type, and a field the card type does not have, each at its line;
-    `cardgen sheets` says so as file:line: field: message and exits 2."""
+    """`each:` an unknown card type or not a name at all, a field the card type does not have and a
+    '/' in a component's name, each at its line; `cardgen sheets` says so as file:line: field:
+    message and exits 2."""
     import subprocess
     import sys
 
@@ -166,12 +167,18 @@ def test_each_names_a_card_type_and_its_fields_are_checked_at_their_lines(tmp_pa
                                       "    front: [{rect: bleed, fill: '#224466'}]\n"
                                       "  crest:\n    each: lamplighter\n    size: [40, 40]\n"
                                       "    front: [{text: '{{ card.glw }}', at: [5, 5, 30, 8], "
-                                      "style: name}]\n")
+                                      "style: name}]\n"
+                                      "  seal:\n    each: [lamplighter]\n    size: [40, 40]\n"
+                                      "    front: []\n  a/b:\n    size: [40, 40]\n    front: []\n")
     lines = path.read_text(encoding="utf-8").splitlines()
     with pytest.raises(ContentError) as caught:
         load_layouts(game)
-    found = {(issue.line, issue.field) for issue in caught.value.issues}
+    messages = {(issue.line, issue.field): issue.message for issue in caught.value.issues}
+    found = set(messages)
     assert (lines.index("    each: lamplighters") + 1, "components.badge.each") in found
+    seal = lines.index("    each: [lamplighter]") + 1
+    assert "expected a card type" in messages[seal, "components.seal.each"]
+    assert "'/'" in messages[lines.index("  a/b:") + 1, "components.a/b"]
     assert any(field.startswith("components.crest.front") and line == lines.index("    front: [{text: "
                "'{{ card.glw }}', at: [5, 5, 30, 8], style: name}]") + 1 for line, field in found)
     done = subprocess.run([sys.executable, "-m", "cardgen", "sheets", str(game.folder), "--out",
@@ -201,20 +208,6 @@ def test_a_component_made_for_each_card_reads_that_card(tmp_path):
     assert lamplighters
     for card in lamplighters:
         assert f"CREST {card.name} {card.fields['glow']}" in text and f"REAR {card.name}" in text
-
-
-def test_each_that_is_not_a_card_type_name_and_a_slash_in_a_name_are_reported(tmp_path):
-    game, path = _game_copy(tmp_path, "\ncomponents:\n  badge:\n    each: [lamplighter]\n    size: [40, 40]\n"
-                                      "    front: [{rect: bleed, fill: '#224466'}]\n"
-                                      "  a/b:\n    size: [40, 40]\n"
-                                      "    front: [{rect: bleed, fill: '#224466'}]\n")
-    lines = path.read_text(encoding="utf-8").splitlines()
-    with pytest.raises(ContentError) as caught:
-        load_layouts(game)
-    found = {(issue.line, issue.field): issue.message for issue in caught.value.issues}
-    each_line = lines.index("    each: [lamplighter]") + 1
-    assert "expected a card type" in found[each_line, "components.badge.each"]
-    assert "'/'" in found[lines.index("  a/b:") + 1, "components.a/b"]
 
 
 def test_combo_fighter_character_sheets_print_on_a_back_no_action_card_has(tmp_path):
