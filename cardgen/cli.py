@@ -617,7 +617,8 @@ def cmd_tts(args) -> int:
               f"{sheet['size'][0]} x {sheet['size'][1]} px")
     for path in result.images:
         print(display_path(path))
-    print(f"{display_path(result.json_path)}: {result.cards} cards")
+    tiles = f", {result.tiles} component tile{'s' if result.tiles != 1 else ''}" if result.tiles else ""
+    print(f"{display_path(result.json_path)}: {result.cards} cards{tiles}")
     print(UPLOAD_NOTE)
     return 0
 

@@ -74,7 +74,8 @@ DRAWING_CODE = ("render", "sheets")        # what faces and printed files are ma
 
 def face_key(layouts, card, extra: str = "") -> str:
     """The key of one face: a card (`card`), or a back or reference card (`extra` "back:NAME" or
-    "reference:NAME", card None). Remembered per Layouts (one load of a game's files): the sheets
+    "reference:NAME", card None), or a component's side ("component:KEY/SIDE[/CARD]", with the
+    card it is drawn from, if any). Remembered per Layouts (one load of a game's files): the sheets
     ask for each card's key several times, and the part every face shares is hashed once."""
     memo = (card.name if card is not None else None, extra, layouts.bleed)
     key = layouts.keys.get(memo)
@@ -107,7 +108,13 @@ def _files_of(layouts, card, extra: str) -> list[str]:
     from cardgen.render.layout import files_used
 
     kind, _, name = extra.partition(":")
-    if card is not None:
+    if kind == "component":                 # "component:KEY/SIDE[/CARD]"
+        from cardgen.render.components import parse_face_name
+
+        key, side, _card = parse_face_name(name)
+        component = layouts.components.get(key)
+        elements = component.sides.get(side, []) if component is not None else []
+    elif card is not None:
         elements = layouts.types.get(card.type, [])
     elif kind == "back":
         elements = layouts.backs.get(name, [])

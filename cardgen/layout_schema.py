@@ -83,6 +83,24 @@ def _size(game: Game) -> dict:
             "additionalProperties": {"anyOf": [{"enum": sorted(CARD_SIZES)}, sized]}}
 
 
+def _component(game: Game) -> dict:
+    """A component that is not a card (components.py): its size, copies, sides, `each:`."""
+    elements = {"type": "array", "items": {"$ref": "#/definitions/element"}}
+    size = {"type": "array", "minItems": 2, "maxItems": 2, "description": "trim width and height, mm",
+            "items": {"type": "number", "minimum": limits.BOX_SIZE.lo, "maximum": limits.BOX_SIZE.hi}}
+    return {"type": "object", "required": ["size", "front"], "additionalProperties": False,
+            "properties": {
+                "name": {"type": "string", "description": "what players call it"},
+                "size": size,
+                "bleed": {"type": "number", "minimum": 0, "maximum": 10, "description": "mm"},
+                "copies": {"anyOf": [{"type": "integer", "minimum": 0, "maximum": 100},
+                                     {"enum": ["players"]}],
+                           "description": "how many (of each, with each:), or one per player"},
+                "each": {"enum": sorted(game.card_types),
+                         "description": "made once per card of this type, drawn from that card"},
+                "front": elements, "back": elements}}
+
+
 def layouts_schema(game: Game) -> dict:
     element_lists = {"type": "object", "additionalProperties": {"type": "array",
                                                                 "items": {"$ref": "#/definitions/element"}}}
@@ -104,6 +122,9 @@ def layouts_schema(game: Game) -> dict:
             "backs": element_lists,
             "reference": element_lists,
             "back_for": {"type": "string"},
+            "reference_back": {"type": "string",
+                               "description": "the back (one of backs:) the player aids print on"},
+            "components": {"type": "object", "additionalProperties": _component(game)},
         },
         "definitions": {
             "element": _element(),

@@ -131,3 +131,97 @@ def test_amfibido_score_board_prints_its_round_track_from_the_tables(tmp_path):
     for levels in game.tables["draft"]["active_levels"].values():
         assert " · ".join(numerals[level] for level in levels) in text
     assert "GRAND SENSEI" in text and str(game.tables["wins_needed"]) in text
+
+
+def _fighters(game):
+    return [card for card in game.cards.values() if card.type == "character"]
+
+
+@pytest.mark.parametrize("paper", ["letter", "a4"])
+def test_combo_fighter_power_tokens_print_side_a_with_side_b_behind(tmp_path, paper):
+    """The rulebook lists 4 Power Tokens, side A up at setup: one per fighter, drawn from the
+    fighter's card, side B on its back."""
+    game = load_game("combo-fighter")
+    [pdf] = make_sheets(game, tmp_path, options=SheetOptions(papers=(paper,), backs="duplex-long"),
+                        force=True)
+    reader = PdfReader(pdf)
+    texts = [page.extract_text() or "" for page in reader.pages]
+    fighters = _fighters(game)
+    assert len(fighters) == 4
+    for fighter in fighters:
+        token = fighter.fields["power_token"]
+        [front] = [i for i, t in enumerate(texts) if token["a_name"].upper() in t and "SIDE A" in t]
+        [back] = [i for i, t in enumerate(texts) if token["b_name"].upper() in t and "SIDE B" in t]
+        assert back > front
+        assert fighter.name.upper() in texts[front] and fighter.name.upper() in texts[back]
+
+
+def test_each_names_a_card_type_and_its_fields_are_checked_at_their_lines(tmp_path):
+    """`each:` an unknown card type or not a name at all, a field the card type does not have and a
+    '/' in a component's name, each at its line; `cardgen sheets` says so as file:line: field:
+    message and exits 2."""
+    import subprocess
+    import sys
+
+    game, path = _game_copy(tmp_path, "\ncomponents:\n  badge:\n    each: lamplighters\n    size: [40, 40]\n"
+                                      "    front: [{rect: bleed, fill: '#224466'}]\n"
+                                      "  crest:\n    each: lamplighter\n    size: [40, 40]\n"
+                                      "    front: [{text: '{{ card.glw }}', at: [5, 5, 30, 8], "
+                                      "style: name}]\n"
+                                      "  seal:\n    each: [lamplighter]\n    size: [40, 40]\n"
+                                      "    front: []\n  a/b:\n    size: [40, 40]\n    front: []\n")
+    lines = path.read_text(encoding="utf-8").splitlines()
+    with pytest.raises(ContentError) as caught:
+        load_layouts(game)
+    messages = {(issue.line, issue.field): issue.message for issue in caught.value.issues}
+    found = set(messages)
+    assert (lines.index("    each: lamplighters") + 1, "components.badge.each") in found
+    seal = lines.index("    each: [lamplighter]") + 1
+    assert "expected a card type" in messages[seal, "components.seal.each"]
+    assert "'/'" in messages[lines.index("  a/b:") + 1, "components.a/b"]
+    assert any(field.startswith("components.crest.front") and line == lines.index("    front: [{text: "
+               "'{{ card.glw }}', at: [5, 5, 30, 8], style: name}]") + 1 for line, field in found)
+    done = subprocess.run([sys.executable, "-m", "cardgen", "sheets", str(game.folder), "--out",
+                           str(tmp_path / "out")], cwd=ROOT, capture_output=True, text=True, timeout=300)
+    assert done.returncode == 2
+    assert f"layouts.yaml:{lines.index('    each: lamplighters') + 1}: components.badge.each: no card type" \
+        in done.stderr
+    assert "Traceback" not in done.stderr
+
+
+CREST = """
+components:
+  crest:
+    name: Crest
+    each: lamplighter
+    size: [40, 40]
+    front: [{text: 'CREST {{ card.name }} {{ card.glow }}', at: [4, 4, 32, 8], style: name}]
+    back: [{text: 'REAR {{ card.name }}', at: [4, 4, 32, 8], style: name}]
+"""
+
+
+def test_a_component_made_for_each_card_reads_that_card(tmp_path):
+    game, _path = _game_copy(tmp_path, CREST)
+    [pdf] = make_sheets(game, tmp_path / "out", options=SheetOptions(papers=("a4",)), force=True)
+    text = " ".join(" ".join((page.extract_text() or "").split()) for page in PdfReader(pdf).pages)
+    lamplighters = [card for card in game.cards.values() if card.type == "lamplighter"]
+    assert lamplighters
+    for card in lamplighters:
+        assert f"CREST {card.name} {card.fields['glow']}" in text and f"REAR {card.name}" in text
+
+
+def test_combo_fighter_character_sheets_print_on_a_back_no_action_card_has(tmp_path):
+    """Character sheets lie face up beside the deck and never join it: face down, one must not
+    pass for an action card (they printed on the fighter's deck back)."""
+    game = load_game("combo-fighter")
+    layouts = load_layouts(game)
+    from cardgen.render.layout import back_name
+
+    sheets = [card for card in game.cards.values() if card.type == "character"]
+    actions = [card for card in game.cards.values() if card.type in ("attack", "defense", "footwork")]
+    sheet_backs = {back_name(layouts, card) for card in sheets}
+    assert not sheet_backs & {back_name(layouts, card) for card in actions}
+    options = SheetOptions(papers=("letter",), backs="separate")
+    [pdf] = make_sheets(game, tmp_path, options=options, force=True)
+    texts = [page.extract_text() or "" for page in PdfReader(pdf).pages]
+    assert "\n".join(t for t in texts if " · backs " in t).count("CHARACTER SHEET") == len(sheets) == 4

@@ -51,8 +51,10 @@ def test_layouts_load_with_a_layout_per_card_type_and_the_backs():
 def test_each_fighter_deck_has_its_own_back_and_shared_moves_the_default():
     loaded = layouts()
     for card in CARDS:
-        owner = card.name if card.type == "character" else card.fields.get("character")
+        owner = card.fields.get("character")
         expected = owner.lower().replace(" ", "-") if owner else "default"
+        if card.type == "character":        # the sheets' own back: never a deck's
+            expected = "sheet"
         assert back_name(loaded, card) == expected, card.name
     assert back_name(loaded, GAME.cards["Guard Up"]) == "default"
 

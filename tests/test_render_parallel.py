@@ -17,6 +17,9 @@ from cardgen.render.layout import layout_face, load_layouts
 from cardgen.render.memo import BoundedCache, image_bytes
 from tests.conftest import ROOT
 
+# Combo Fighter's PNGs: 68 cards, 6 backs (the sheets' own among them), 2 player aids and both
+# sides of its 4 power tokens
+COMBO_FIGHTER_PNGS = 81
 
 def test_a_render_of_several_games_starts_one_pool_of_workers(tmp_path, monkeypatch):
     # (a pool a game forked its workers again for each, each warming up on each game: slower than
@@ -32,7 +35,7 @@ def test_a_render_of_several_games_starts_one_pool_of_workers(tmp_path, monkeypa
     games = [load_game("dojo-duel"), load_game("combo-fighter")]
     results = render_games(games, tmp_path, jobs=2, use_cache=False)
     assert started == [2]
-    assert [len(r.written) for r in results] == [42, 72]
+    assert [len(r.written) for r in results] == [42, COMBO_FIGHTER_PNGS]
     for game in games:
         assert len(list((tmp_path / game.id / "cards").glob("*.png"))) == len(game.cards)
 
@@ -61,7 +64,7 @@ def test_spawned_workers_draw_the_same_pictures(tmp_path, monkeypatch):
     monkeypatch.setattr(render, "can_fork", lambda: False)
     monkeypatch.setattr(render, "can_spawn", lambda: True)
     results = render_games(games, tmp_path / "two", jobs=2, use_cache=False, thumbnails=True)
-    assert [len(r.written) for r in results] == [42, 72]
+    assert [len(r.written) for r in results] == [42, COMBO_FIGHTER_PNGS]
     for png in (tmp_path / "one").rglob("*.png"):
         assert _pixels(png) == _pixels(tmp_path / "two" / png.relative_to(tmp_path / "one")), png
     assert len(list((tmp_path / "two" / "dojo-duel" / "site" / "img").glob("*.jpg"))) == 40
@@ -89,7 +92,7 @@ def test_a_game_whose_layouts_fail_gets_its_error_and_the_others_are_drawn(tmp_p
     games = [load_game(broken), load_game("combo-fighter")]
     failed, drawn = render_games(games, tmp_path / "out", jobs=jobs)
     assert isinstance(failed, ContentError) and "no style 'flavor'" in str(failed)
-    assert len(drawn.written) == 72 and not drawn.errors
+    assert len(drawn.written) == COMBO_FIGHTER_PNGS and not drawn.errors
     assert not list((tmp_path / "out" / games[0].id).glob("cards/*.png"))
 
 

@@ -176,7 +176,11 @@ def test_the_layouts_schema_takes_every_bundled_layout(folder):
     (("sizes: {ship: tarot}", "sizes: {shp: tarot}"), "shp"),
 ])
 def test_the_layouts_schema_underlines_the_new_settings_mistakes(change, wrong):
-    folder = ROOT / "tests" / "data" / "harbour-watch"
+    _assert_underlined(ROOT / "tests" / "data" / "harbour-watch", change, wrong)
+
+
+def _assert_underlined(folder, change, wrong):
+    """The layouts schema finds the mistake `wrong` that `change` makes in the folder's layouts."""
     schema = game_schemas(load_game(folder))["layouts"]
     text = (folder / "layouts.yaml").read_text()
     assert change[0] in text
@@ -184,3 +188,13 @@ def test_the_layouts_schema_underlines_the_new_settings_mistakes(change, wrong):
     errors = list(jsonschema.Draft7Validator(schema).iter_errors(data))
     assert errors and any(wrong in str(e.message) or wrong in str(list(e.context)) for e in errors), \
         [e.message for e in errors]
+
+
+@pytest.mark.parametrize("change,wrong", [
+    (("    each: character", "    each: fighter"), "fighter"),
+    (("    each: character", "    each: character\n    colour: red"), "colour"),
+    (("    size: [50, 50]", "    size: [50]"), "[50]"),
+])
+def test_the_layouts_schema_underlines_component_mistakes(change, wrong):
+    """components: (each:, its settings, its size) as the loader checks them (tests/test_components.py)."""
+    _assert_underlined(ROOT / "content" / "combo-fighter", change, wrong)

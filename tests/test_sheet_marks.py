@@ -52,10 +52,13 @@ def games(tmp_path_factory):
     return {size: load_game(blank_game(tmp, size)) for size in SIZES}
 
 
-def problems(path: Path, card: tuple[float, float], offset) -> list[str]:
+def problems(path: Path, card: tuple[float, float], offset, keep=None) -> list[str]:
+    """What is wrong with the marks of every page (or of those `keep(segments, placed)` keeps)."""
     found = []
     for number, page in enumerate(pypdf.PdfReader(path).pages, 1):
         segments, placed, (w, h) = read_page(page)
+        if keep is not None and not keep(segments, placed):
+            continue
         back_page = " · backs " in page.extract_text()
         if not segments:
             found.append(f"page {number}: no marks")

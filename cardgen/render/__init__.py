@@ -1,7 +1,8 @@
 """Card faces: layouts (data) -> display lists -> PNG (Pillow) or PDF (ReportLab).
 
-`render_games` writes out/<game>/cards/<stem>.png for every card (Card.stem) and backs/ and
-reference/ PNGs for every back and card-sized player aid of each game, over one set of processes,
+`render_games` writes out/<game>/cards/<stem>.png for every card (Card.stem), and backs/,
+reference/ and components/ PNGs for every back, card-sized player aid and side of a component
+(a player mat, a fighter's power token) of each game, over one set of processes,
 skipping cards whose inputs have not changed; and, when asked, each drawn card's site thumbnail.
 """
 
@@ -24,12 +25,14 @@ from cardgen.model import Card, Game
 from cardgen.outputs import remember
 from cardgen.parallel import can_fork, can_spawn, usable_cpus, worker_pool
 from cardgen.render.claims import Claims, chunk_counts, chunk_items
+from cardgen.render.components import face_names, parse_face_name
 from cardgen.render.layout import (
     LayoutError,
     Layouts,
     back_name,
     compile_templates,
     layout_back,
+    layout_component,
     layout_face,
     layout_reference,
     load_layouts,
@@ -51,12 +54,20 @@ class RenderResult:
     seconds: float = 0.0
 
 
-FOLDERS = {"card": "cards", "back": "backs", "reference": "reference"}
+FOLDERS = {"card": "cards", "back": "backs", "reference": "reference", "component": "components"}
 
 
 def png_path(out_dir: Path, game: Game, kind: str, name: str) -> Path:
-    """Where out/<game> holds the PNG of a card, a back or a reference card, by kind and name."""
-    stem = game.cards[name].stem if kind == "card" else file_stem(name)
+    """Where out/<game> holds the PNG of a card, a back, a reference card or a component's side
+    (named as components.face_names says), by kind and name."""
+    from cardgen.render.components import face_file_stem
+
+    if kind == "card":
+        stem = game.cards[name].stem
+    elif kind == "component":
+        stem = face_file_stem(game, name)
+    else:
+        stem = file_stem(name)
     return out_dir / FOLDERS[kind] / f"{stem}.png"
 
 
@@ -165,13 +176,17 @@ class _Ready:
     out_dir: Path
     cache: dict
     cards: list[Card]
-    extras: list[tuple[str, str]]       # (kind, name): its backs and player aids
+    extras: list[tuple[str, str]]       # (kind, name): its backs, player aids and components' sides
     issues: list[Issue]                 # its cards whose back_for fails
 
     def needs_drawing(self, kind: str, name: str) -> tuple[Path, str, bool]:
         """(its PNG, its key, whether it must be drawn: new inputs, or no PNG)."""
         card = self.game.cards[name] if kind == "card" else None
-        key = face_key(self.layouts, card, "" if card is not None else f"{kind}:{name}")
+        if kind == "component":                 # (drawn from its card, when made for each card)
+            made_for = parse_face_name(name)[2]
+            key = face_key(self.layouts, self.game.cards[made_for] if made_for else None, f"{kind}:{name}")
+        else:
+            key = face_key(self.layouts, card, "" if card is not None else f"{kind}:{name}")
         path = png_path(self.out_dir, self.game, kind, name)
         return path, key, self.cache.get(_cache_entry(kind, path)) != key or not path.is_file()
 
@@ -200,6 +215,7 @@ def _make_ready(game: Game, plan: _Plan, cache: dict) -> _Ready:
     backs = _backs_taken(layouts, game, issues) | ({"default"} if "default" in layouts.backs else set())
     extras = [("back", name) for name in sorted(backs)]
     extras += [("reference", name) for name in (layouts.reference if not plan.only else ())]
+    extras += [("component", name) for name in (face_names(layouts) if not plan.only else ())]
     return _Ready(game, layouts, PRESETS.get(plan.preset or "tgc")["dpi"], plan.out_root / game.id, cache,
                   _chosen_cards(game, plan.only), extras, issues)
 
@@ -216,7 +232,8 @@ def _backs_taken(layouts: Layouts, game: Game, errors: list[Issue]) -> set[str]:
 
 
 def _cache_entry(kind: str, path: Path) -> str:
-    """A face's entry in cards/.cache.json: "name.png", "back:name.png", "reference:name.png"."""
+    """A face's entry in cards/.cache.json: "name.png", "back:name.png", "reference:name.png",
+    "component:name.png"."""
     return path.name if kind == "card" else f"{kind}:{path.name}"
 
 
@@ -380,6 +397,10 @@ def _draw_face(ready: _Ready, kind: str, name: str) -> _Face:
             face = layout_face(ready.layouts, ready.game.cards[name])
         elif kind == "reference":
             face = layout_reference(ready.layouts, name)
+        elif kind == "component":
+            component, side, made_for = parse_face_name(name)
+            card = ready.game.cards[made_for] if made_for else None
+            face = layout_component(ready.layouts, component, side, card)
         else:
             face = layout_back(ready.layouts, name)
     except LayoutError as exc:

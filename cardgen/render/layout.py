@@ -19,7 +19,7 @@ from cardgen.filenames import file_stem, slug, taken_by
 from cardgen.model import Card, Game
 from cardgen.render import fallback, filecache, limits
 from cardgen.render.art import ArtError, art_size, check_art
-from cardgen.render.components import Component, check_reference_back, read_components, sized
+from cardgen.render.components import Component, check_reference_back, label, read_components, sized
 from cardgen.render.display import (
     MM_PER_INCH,
     PRINT_DPI,
@@ -759,8 +759,9 @@ def _check_elements(layouts: Layouts, issues: IssueList) -> None:
                 back_size(layouts, name) if section == "backs" else None)
             walk(elements, f"{section}.{name}", fields_for(section, name), size=size)
     for name, component in layouts.components.items():
+        fields = fields_for("types", component.each) if component.each else all_fields
         for side, elements in component.sides.items():   # (no card-sized safe zone to check)
-            walk(elements, f"components.{name}.{side}", all_fields, offset=None)
+            walk(elements, f"components.{name}.{side}", fields, offset=None)
 
 
 def _check_blocks(element, where, fields, issues, layouts):
@@ -1011,12 +1012,15 @@ def layout_reference(layouts: Layouts, name: str) -> Face:
     return face
 
 
-def layout_component(layouts: Layouts, key: str, side: str) -> Face:
-    """One side of a component (layouts.yaml `components:`) at its own size and bleed."""
+def layout_component(layouts: Layouts, key: str, side: str, card: Card | None = None) -> Face:
+    """One side of a component (layouts.yaml `components:`) at its own size and bleed; drawn from
+    `card` when the component is made for each card of a type (`each:`)."""
     component = layouts.components[key]
-    face = Face(f"{component.name} ({side})", component.width, component.height, component.bleed)
-    _render(component.sides[side], Context(sized(layouts, component), None), face.items,
-            f"components.{key}.{side}", (0.0, 0.0))
+    face = Face(f"{label(component, card)} ({side})", component.width, component.height, component.bleed)
+    ctx = Context(sized(layouts, component), card)
+    ctx.size = (component.width, component.height)     # (not the card's own size)
+    where = f"components.{key}.{side}" + (f" ({card.name})" if card is not None else "")
+    _render(component.sides[side], ctx, face.items, where, (0.0, 0.0))
     return face
 
 

@@ -289,8 +289,11 @@ def _check_components_fit(layouts, imp) -> None:
 
 
 def _describe_components(layouts) -> str:
-    return "".join(f"; {c.copies} x {c.name} ({c.width:g} x {c.height:g} mm), a page a side"
-                   for c in layouts.components.values() if c.copies)
+    from cardgen.render.components import printed
+
+    counts = {key: len(printed(c, layouts.game)) for key, c in layouts.components.items()}
+    return "".join(f"; {counts[key]} x {c.name} ({c.width:g} x {c.height:g} mm)"
+                   for key, c in layouts.components.items() if counts[key])
 
 
 def _describe(imp, count: int, options: SheetOptions) -> str:

@@ -1,4 +1,8 @@
-"""Where a component that is not a card (a player mat, a board) goes on a sheet of paper.
+"""Where a component that is not a card (a player mat, a board, a token) goes on a sheet of paper.
+
+Components of a size that fits a page more than once (tokens) share pages: `gang` imposes them
+as the cards are (geometry.py: the grid, the backs mirrored for either duplex flip, crop marks
+where printers print). The rest:
 
 Each side gets a page of its own, centred, so its back lands exactly behind it whichever edge a
 duplex printer flips on (the back pages' offsets still apply). A component wider than the
@@ -10,11 +14,13 @@ most that fits: design it smaller.
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
 
-from cardgen.sheets.geometry import MARK_GAP, PRINTABLE
+from cardgen.sheets.geometry import MARK_GAP, PRINTABLE, Imposition, impose
 
 MIN_MARK = 2.0       # the shortest crop mark worth printing, mm
+OUTER_CUT = PRINTABLE + MARK_GAP    # a ganged grid's outer cut lines keep this far from the edge
 
 
 @dataclass(frozen=True)
@@ -67,3 +73,21 @@ def crop_marks(pl: Placement, page_w: float, page_h: float) -> list[tuple[float,
             if (end - a) * outward >= MIN_MARK:
                 out.append((x, a, x, end))
     return out
+
+
+def gang(cards: Imposition, width: float, height: float, bleed: float) -> Imposition | None:
+    """The grid for components of this size on the cards' paper, with the cards' gap, fold and
+    bleed option (the component's own bleed where the cards have bleed): None when no more than
+    one fits a page."""
+    try:
+        imp = impose(cards.paper, width, height, gap=cards.gap, bleed=bleed if cards.bleed else 0.0,
+                     fold=cards.fold)
+    except ValueError:
+        return None
+    # the grid may reach MIN_MARGIN, where its outer cut lines would print only in part or not
+    # at all (40 mm tiles five across A4 cut 5.0 mm from the edge): a column or row less
+    while imp.cols > 1 and imp.left < OUTER_CUT:
+        imp = dataclasses.replace(imp, cols=imp.cols - 1)
+    while imp.rows > 1 and imp.top < OUTER_CUT:
+        imp = dataclasses.replace(imp, rows=imp.rows - 1)
+    return imp if imp.per_page > 1 else None

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import io
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 from cardgen.render.display import Face
 from cardgen.render.fonts import FontBook
@@ -30,6 +31,16 @@ MODE_HINTS = {
 }
 
 
+class Part(NamedTuple):
+    """One copy of a component that is not a card (a player mat, a fighter's power token)."""
+
+    label: str                      # "Power Token: Amaya Sol": its page notes, its file names
+    front: Face
+    back: Face | None
+    component: str = ""             # what players call the component ("Power Token"): ganged
+                                    # pages of it are noted by it
+
+
 @dataclass
 class Deckload:
     """What a document shows: one face per printed copy, in order, and the back each one gets."""
@@ -37,9 +48,9 @@ class Deckload:
     title: str                      # "Dojo Duel" or "Dojo Duel: Crane Path"
     faces: list[Face]               # one per copy (the same Face object repeats for copies)
     backs: list[Face | None]        # the back of each copy
-    # components that are not cards (a player mat): (name, front, back or None) per copy, each
-    # printed on pages of its own after the cards (component_pages.py)
-    parts: list[tuple[str, Face, Face | None]] = field(default_factory=list)
+    # components that are not cards (a player mat), one Part per copy, printed after the cards:
+    # several to a page when more than one fits, else each on pages of its own (component_pages.py)
+    parts: list[Part] = field(default_factory=list)
 
 
 def _canvas(buf, pagesize, cmyk=None):
@@ -136,7 +147,7 @@ def start(load: Deckload, with_backs: bool, cmyk=None) -> Started:
     buf = io.BytesIO()
     canvas, regular, bold = _canvas(buf, (612, 792), cmyk)
     canvas.setAuthor("cardgen")
-    sides = [face for _name, front, back in load.parts for face in (front, back if with_backs else None)]
+    sides = [face for part in load.parts for face in (part.front, part.back if with_backs else None)]
     forms = _form_names(canvas, load.faces + (load.backs if with_backs else []) + sides)
     return Started(canvas, buf, regular, bold, forms)
 
@@ -164,8 +175,7 @@ def sheets_pdf(load: Deckload, imp: Imposition | dict, backs: str, offset=(0.0, 
         part = f"{size[0]:g} x {size[1]:g} mm" if len(groups) > 1 else ""
         _size_pages(doc, load, imps[size] if imps else imp, copies, backs, offset, part)
     if load.parts:
-        doc.canvas.setPageSize((first.page_w * MM, first.page_h * MM))
-        _component_pages(doc.canvas, doc.regular, load, first, backs, offset, doc.forms)
+        _parts_pages(doc, load, first, backs, offset)
     doc.canvas.save()
     return doc.buf.getvalue()
 
@@ -224,14 +234,47 @@ def _size_pages(doc: Started, load: Deckload, imp: Imposition, copies: list[int]
         canvas.showPage()
 
 
-def _component_pages(canvas, regular, load: Deckload, imp: Imposition, backs: str, offset, forms) -> None:
-    """Each component copy on a page of its own, centred, its back on the next page (behind it
-    in duplex; on the reverse, by hand, in the other modes), with crop marks at its corners."""
+def _parts_pages(doc: Started, load: Deckload, cards: Imposition, backs: str, offset) -> None:
+    """The components after the cards: copies of a size that fits a page more than once share
+    pages, imposed and backed as the cards are (the cards' gap and bleed option, each back
+    behind its face on either duplex flip); the others get pages of their own."""
+    from cardgen.sheets.component_pages import gang
+
+    alone = []
+    for (w, h, bleed), indices in _parts_by_size(load.parts).items():
+        imp = gang(cards, w, h, bleed) if len(indices) > 1 else None
+        if imp is None:
+            alone += indices
+            continue
+        parts = [load.parts[i] for i in indices]
+        shared = Deckload(load.title, [p.front for p in parts], [p.back for p in parts])
+        mode = backs if any(p.back is not None for p in parts) else "none"
+        names = " · ".join(dict.fromkeys(p.component or p.label for p in parts))
+        _size_pages(doc, shared, imp, list(range(len(parts))), mode, offset, names)
+    if alone:
+        doc.canvas.setPageSize((cards.page_w * MM, cards.page_h * MM))
+        _component_pages(doc.canvas, doc.regular, load, [load.parts[i] for i in alone], cards, backs,
+                         offset, doc.forms)
+
+
+def _parts_by_size(parts: list[Part]) -> dict[tuple[float, float, float], list[int]]:
+    out: dict[tuple[float, float, float], list[int]] = {}
+    for i, part in enumerate(parts):
+        out.setdefault((part.front.width, part.front.height, part.front.bleed), []).append(i)
+    return out
+
+
+def _component_pages(canvas, regular, load: Deckload, parts: list[Part], imp: Imposition, backs: str,
+                     offset, forms) -> None:
+    """Each of `parts` on a page of its own, centred, its back on the next page (behind it in
+    duplex; on the reverse, by hand, in the other modes), with crop marks at its corners."""
     from cardgen.sheets.component_pages import crop_marks, place
 
     count: dict[str, int] = {}
-    totals = {name: sum(1 for n, _f, _b in load.parts if n == name) for name, _f, _b in load.parts}
-    for name, front, back in load.parts:
+    totals: dict[str, int] = {}
+    for part in parts:
+        totals[part.label] = totals.get(part.label, 0) + 1
+    for name, front, back, _component in parts:
         count[name] = count.get(name, 0) + 1
         sides = [("front", front, (0.0, 0.0))]
         if backs != "none" and back is not None:
@@ -430,7 +473,7 @@ def singles_pdf(load: Deckload, with_backs: bool, started: Started | None = None
             _single_page(canvas, side)          # (each at its own size: card.sizes)
             canvas.doForm(forms[id(side)])
             canvas.showPage()
-    for _name, front, back in load.parts:     # components at their own size, one page a side
+    for _label, front, back, _component in load.parts:     # components at their own size, one page a side
         for side in (front, back) if with_backs and back is not None else (front,):
             _single_page(canvas, side)
             canvas.doForm(forms[id(side)])

@@ -71,18 +71,26 @@ def prepare(game: Game, deck: Deck | None = None, with_backs: bool = True, cache
 def _add_components(load, layouts, with_backs: bool) -> None:
     """The whole set also prints the components that are not cards (a player mat), each copy
     with its back."""
+    from cardgen.render.components import label, printed
     from cardgen.render.layout import LayoutError, layout_component
+    from cardgen.sheets.pdf import Part
 
     issues = []
     for key, component in layouts.components.items():
-        try:
-            front = layout_component(layouts, key, "front")
-            has_back = with_backs and "back" in component.sides
-            back = layout_component(layouts, key, "back") if has_back else None
-        except LayoutError as exc:
-            issues.append(exc.issue())
-            continue
-        load.parts.extend([(component.name, front, back)] * component.copies)
+        drawn: dict = {}            # copies of one card share their faces
+        for card in printed(component, layouts.game):
+            if id(card) not in drawn:
+                try:
+                    front = layout_component(layouts, key, "front", card)
+                    has_back = with_backs and "back" in component.sides
+                    back = layout_component(layouts, key, "back", card) if has_back else None
+                except LayoutError as exc:
+                    issues.append(exc.issue())
+                    drawn[id(card)] = None
+                    continue
+                drawn[id(card)] = Part(label(component, card), front, back, component.name)
+            if drawn[id(card)] is not None:
+                load.parts.append(drawn[id(card)])
     if issues:
         raise ContentError(issues)
 

@@ -6,7 +6,8 @@ sheet holds at most 69 cards; more cards make more sheets, each its own CustomDe
 ids are deck id * 100 + slot index. Copies share their card's slot and id. Cards of one sheet
 sharing one back get a single back image; otherwise the backs form a sheet of their own
 (UniqueBack). Images are the card PNGs (cardgen.render) cut at the trim, at the resolution that
-keeps the sheet within 4096 px (and never above 300 dpi).
+keeps the sheet within 4096 px (and never above 300 dpi). The whole set's components that are
+not cards (a player mat, power tokens) come as two-sided tiles beside the decks (tts_tiles.py).
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from pathlib import Path
 
 from cardgen.fsutil import read_record, write_atomic
 from cardgen.model import Card, Deck, Game
+from cardgen.sheets.tts_tiles import export_tiles
 
 MAX_COLS, MAX_ROWS, MAX_PX = 10, 7, 4096
 PER_SHEET = MAX_COLS * MAX_ROWS - 1      # the last slot is the hidden face
@@ -27,9 +29,10 @@ MAX_DPI = 300
 POKER = (63.5, 88.9)
 UPLOAD_NOTE = (
     "Tabletop Simulator needs the images at URLs: upload them (TTS Cloud Manager, Steam Workshop "
-    "or any image host) and replace FaceURL/BackURL in the JSON, or import them with Objects > "
-    "Components > Custom > Deck. Then copy the JSON into Documents/My Games/Tabletop Simulator/"
-    "Saves/Saved Objects/ and spawn it from Objects > Saved Objects.")
+    "or any image host) and replace FaceURL/BackURL in the JSON (ImageURL/ImageSecondaryURL for "
+    "component tiles), or import them with Objects > Components > Custom > Deck (or Tile). Then "
+    "copy the JSON into Documents/My Games/Tabletop Simulator/Saves/Saved Objects/ and spawn it "
+    "from Objects > Saved Objects.")
 
 
 @dataclass
@@ -38,6 +41,7 @@ class TTSResult:
     images: list[Path]
     sheets: list[dict]             # per CustomDeck: id, grid, cards, px size
     cards: int                     # cards in the deck, copies counted
+    tiles: int = 0                 # components (a player mat, tokens) as tiles, copies counted
 
 
 def grid_for(count: int) -> tuple[int, int]:
@@ -203,9 +207,13 @@ def export_tts(game: Game, out_dir: Path, deck: Deck | None = None, fmt: str = "
         sheets.append({"id": sheet_no, "cols": cols, "rows": rows, "cards": len(chunk),
                        "size": sheet.size, "hidden_slot": hidden, "dpi": round(dpi, 1)})
     data = _saved_objects(game, title, wanted, faces, ids_of, custom_decks)
+    tiles = export_tiles(load.parts, out_dir, stem, fmt, _encode, game.id, z=-4.0)
+    images += tiles.images
+    data["ObjectStates"] += tiles.objects
     json_path = write_atomic(out_dir / f"{stem}.json", json.dumps(data, indent=2, ensure_ascii=False) + "\n")
     remember(out_dir, {json_path.name: digest})
-    return _recorded(game, TTSResult(json_path, images, sheets, sum(n for _, n in wanted)), fmt, deck)
+    done = TTSResult(json_path, images, sheets, sum(n for _, n in wanted), len(tiles.objects))
+    return _recorded(game, done, fmt, deck)
 
 
 def _chunks(faces) -> list[list[int]]:
@@ -232,7 +240,9 @@ def _previous(json_path: Path) -> TTSResult | None:
     from PIL import Image
 
     try:
-        objects = json.loads(json_path.read_text())["ObjectStates"]     # (a deck for each card size)
+        everything = json.loads(json_path.read_text())["ObjectStates"]  # (a deck for each card size)
+        objects = [obj for obj in everything if obj.get("Name") != "Custom_Tile"]
+        tiles = [obj["CustomImage"] for obj in everything if obj.get("Name") == "Custom_Tile"]
         # a one-card "deck" is a lone Card
         cards = [card for obj in objects for card in obj.get("ContainedObjects", [obj])]
         decks = {key: deck for obj in objects for key, deck in obj["CustomDeck"].items()}
@@ -248,9 +258,15 @@ def _previous(json_path: Path) -> TTSResult | None:
             sheets.append({"id": int(key), "cols": deck["NumWidth"], "rows": deck["NumHeight"],
                            "cards": len(ids), "size": size,
                            "hidden_slot": deck["NumWidth"] * deck["NumHeight"] - 1})
+        for image in tiles:
+            for url in (image["ImageURL"], image["ImageSecondaryURL"]):
+                path = json_path.parent / url
+                if not path.is_file():
+                    return None
+                images += [path] if path not in images else []
     except (OSError, ValueError, KeyError, TypeError):
         return None
-    return TTSResult(json_path, images, sheets, len(cards))
+    return TTSResult(json_path, images, sheets, len(cards), len(tiles))
 
 
 def _slugname(name: str) -> str:
