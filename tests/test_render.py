@@ -86,6 +86,17 @@ def test_unchanged_cards_are_not_redrawn(dojo, tmp_path):
     assert [p.name for p in edited.written] == ["tiger-claw.png"]
 
 
+def test_an_edited_layouts_yaml_redraws_what_it_draws(dojo, tmp_path):
+    # (the file's text is in every face's key: once it was passed to the wrong field and every
+    # edit of layouts.yaml left the old PNGs in place)
+    out = tmp_path / "out"
+    render_game(load_game(dojo), out, jobs=1)
+    layouts = dojo / "layouts.yaml"
+    layouts.write_text(layouts.read_text().replace('paper_shade: "#e9dfc9"', 'paper_shade: "#e9dfca"'))
+    edited = render_game(load_game(dojo), out, jobs=1)
+    assert len(edited.written) == 42 and edited.skipped == 0
+
+
 def test_text_that_cannot_fit_names_card_file_line_and_field(dojo, tmp_path):
     layouts = dojo / "layouts.yaml"
     layouts.write_text(layouts.read_text().replace("at: [6.5, 60, 50.5, 9], style: flavour",

@@ -10,7 +10,7 @@ the card and the field when it is laid out. See docs/layouts.md.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import KW_ONLY, dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -109,6 +109,7 @@ class Layouts:
     types: dict[str, list]
     backs: dict[str, list]
     back_for: str | None
+    _: KW_ONLY          # (the rest by name: a field added above one must not take its value)
     reference: dict[str, list] = field(default_factory=dict)   # card-sized player aids
     reference_back: str | None = None       # the back the aids print on (None: `default`)
     components: dict[str, Component] = field(default_factory=dict)   # mats, boards (components.py)
@@ -169,8 +170,9 @@ def load_layouts(game: Game) -> Layouts:
                       _element_lists(raw.get("types") or {}, "types", issues),
                       _element_lists(raw.get("backs") or {}, "backs", issues, own_files=True),
                       raw.get("back_for"),
-                      _element_lists(raw.get("reference") or {}, "reference", issues, own_files=True),
-                      source, sizes=sizes)
+                      reference=_element_lists(raw.get("reference") or {}, "reference", issues,
+                                               own_files=True),
+                      source=source, sizes=sizes)
     layouts.reference_back = raw.get("reference_back")
     check_reference_back(layouts.reference_back, layouts.backs, raw.line_of("reference_back"), issues)
     layouts.components = read_components(raw.get("components"), game, bleed, issues)
