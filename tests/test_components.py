@@ -225,3 +225,13 @@ def test_combo_fighter_character_sheets_print_on_a_back_no_action_card_has(tmp_p
     [pdf] = make_sheets(game, tmp_path, options=options, force=True)
     texts = [page.extract_text() or "" for page in PdfReader(pdf).pages]
     assert "\n".join(t for t in texts if " · backs " in t).count("CHARACTER SHEET") == len(sheets) == 4
+
+
+def test_amiibart_prints_the_death_tokens_its_players_count(tmp_path):
+    """"When a player has 5 Death Tokens, they lose": five for each of the two players, on the
+    proxy pages (they were not printed; the book sent players to find counters)."""
+    game = load_game("amiibart")
+    [pdf] = make_sheets(game, tmp_path, options=SheetOptions(papers=("letter",), backs="duplex-long"),
+                        force=True)
+    texts = [page.extract_text() or "" for page in PdfReader(pdf).pages]
+    assert "\n".join(texts).count("DEATH TOKEN") == 2 * 2 * game.tables["death_tokens_to_lose"]
