@@ -129,3 +129,29 @@ def test_a_slow_bots_matches_are_handed_out_a_few_at_a_time(bots, chunks):
                  bots=bots)
     assert [len(part) for part in taken] == chunks
     assert [s for part in taken for s in part] == list(range(10, 16))
+
+
+def test_a_settled_choice_stops_the_search_and_plays_the_same_match(monkeypatch):
+    """Once no other root move can catch up with the one tried most often, the search stops: the
+    match is the one every playout would have played, with fewer playouts."""
+    import cardgen.sim.search as search
+
+    engine = engine_of("combo-fighter")
+    setups = match_setups(engine, None)
+    made = []
+    playout = search.SearchBot._playout
+
+    def counted(self, *args):
+        made.append(1)
+        return playout(self, *args)
+
+    monkeypatch.setattr(search.SearchBot, "_playout", counted)
+    runs = []
+    for every in (10**9, search.SETTLED_EVERY):
+        monkeypatch.setattr(search, "SETTLED_EVERY", every)
+        made.clear()
+        runs.append((play_match(engine, setups, 3, ["search:60", "greedy"], trajectory=True).trajectory,
+                     len(made)))
+    (full, all_playouts), (settled, fewer) = runs
+    assert settled == full
+    assert fewer < all_playouts

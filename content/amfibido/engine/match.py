@@ -142,7 +142,7 @@ class MatchMixin:
 
     def clone(self, st):
         n = AState.__new__(AState)
-        r = random.Random()
+        r = random.Random.__new__(random.Random)     # (no seeding from the OS: setstate sets it)
         r.setstate(st.rng.getstate())
         n.rng = r
         n.box = st.box
