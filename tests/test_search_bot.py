@@ -155,3 +155,21 @@ def test_a_settled_choice_stops_the_search_and_plays_the_same_match(monkeypatch)
     (full, all_playouts), (settled, fewer) = runs
     assert settled == full
     assert fewer < all_playouts
+
+
+def test_redeal_trades_cards_only_among_their_like():
+    from cardgen.engines.base import redeal
+
+    level = {c: c // 10 for c in range(40)}.__getitem__       # cards 0-9 level 0, 10-19 level 1...
+    deck_a, deck_b, hand = list(range(10, 20)), list(range(20, 30)), [0, 25, 31, 12]
+    deck_b.remove(25)
+    mixed = [1, 2, 30, 3]
+    zones = [deck_a, mixed, deck_b, hand]
+    before = [list(z) for z in zones]
+    seen = set()
+    for seed in range(30):
+        redeal(random.Random(seed), zones, level)
+        assert [list(map(level, z)) for z in zones] == [list(map(level, z)) for z in before]
+        assert sorted(c for z in zones for c in z) == sorted(c for z in before for c in z)
+        seen.add(tuple(hand))
+    assert len(seen) > 10       # (the cards do move)

@@ -44,15 +44,37 @@ def redeal(rng: random.Random, zones: list[list], kind=None) -> None:
             zone[:] = pool[at:at + len(zone)]
             at += len(zone)
         return
+    # kind -> (its cards in zone order, [(zone, the indices of its cards there, or None for the
+    # whole zone)]); a zone of one kind (a deck of one level) is taken whole, card by card only
+    # when it mixes kinds (the search bot redeals every playout: this is its hot path)
     places: dict = {}
     for zone in zones:
-        for i, card in enumerate(zone):
-            places.setdefault(kind(card), []).append((zone, i, card))
-    for spots in places.values():
-        cards = [card for _, _, card in spots]
+        kinds = list(map(kind, zone))
+        if kinds and kinds.count(kinds[0]) == len(kinds):
+            cards, spots = places.get(kinds[0]) or places.setdefault(kinds[0], ([], []))
+            cards.extend(zone)
+            spots.append((zone, None))
+            continue
+        mine: dict = {}
+        for i, (k, card) in enumerate(zip(kinds, zone, strict=True)):
+            cards, spots = places.get(k) or places.setdefault(k, ([], []))
+            cards.append(card)
+            at = mine.get(k)
+            if at is None:
+                at = mine[k] = []
+                spots.append((zone, at))
+            at.append(i)
+    for cards, spots in places.values():
         rng.shuffle(cards)
-        for (zone, i, _), card in zip(spots, cards, strict=True):
-            zone[i] = card
+        at = 0
+        for zone, indices in spots:
+            if indices is None:
+                zone[:] = cards[at:at + len(zone)]
+                at += len(zone)
+                continue
+            for i in indices:
+                zone[i] = cards[at]
+                at += 1
 
 
 class IllegalAction(Exception):
