@@ -173,3 +173,14 @@ def test_redeal_trades_cards_only_among_their_like():
         assert sorted(c for z in zones for c in z) == sorted(c for z in before for c in z)
         seen.add(tuple(hand))
     assert len(seen) > 10       # (the cards do move)
+
+
+def test_the_engines_shuffle_is_randoms_own():
+    from cardgen.engines.base import shuffle
+
+    for n in range(40):
+        ours, theirs = list(range(n)), list(range(n))
+        mine, python = random.Random(n), random.Random(n)
+        shuffle(mine, ours)
+        python.shuffle(theirs)
+        assert ours == theirs and mine.random() == python.random()

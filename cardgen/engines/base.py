@@ -31,6 +31,20 @@ def is_listed(action: Action, legal: list) -> bool:
     return action in legal
 
 
+def shuffle(rng: random.Random, cards: list) -> None:
+    """rng.shuffle(cards), the very same order from the same generator, in half the time: its
+    swaps with the generator's draws taken inline (random.Random.shuffle calls a method for
+    each card; the search bot shuffles a game's decks every playout)."""
+    getrandbits = rng.getrandbits
+    for i in range(len(cards) - 1, 0, -1):
+        n = i + 1
+        bits = n.bit_length()
+        j = getrandbits(bits)
+        while j >= n:                       # (as Random._randbelow: no bias)
+            j = getrandbits(bits)
+        cards[i], cards[j] = cards[j], cards[i]
+
+
 def redeal(rng: random.Random, zones: list[list], kind=None) -> None:
     """Deal the cards of `zones` (lists, changed in place) again at random: each zone keeps its
     size, and with `kind` (card -> anything hashable) each place keeps the kind of its card (a
@@ -38,7 +52,7 @@ def redeal(rng: random.Random, zones: list[list], kind=None) -> None:
     `determinize`: the zones are those the player cannot see."""
     if kind is None:
         pool = [card for zone in zones for card in zone]
-        rng.shuffle(pool)
+        shuffle(rng, pool)
         at = 0
         for zone in zones:
             zone[:] = pool[at:at + len(zone)]
@@ -65,7 +79,7 @@ def redeal(rng: random.Random, zones: list[list], kind=None) -> None:
                 spots.append((zone, at))
             at.append(i)
     for cards, spots in places.values():
-        rng.shuffle(cards)
+        shuffle(rng, cards)
         at = 0
         for zone, indices in spots:
             if indices is None:
