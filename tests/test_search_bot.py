@@ -83,10 +83,11 @@ BEATS_GREEDY = {("adapt", 2): 60, ("adapt", 3): 60, ("amiibart", 2): 60, ("amfib
                 ("combo-fighter", 2): 60}
 # Not met (issue 22, item 1): Dojo Duel's search scores 50% over 300 seeds (45-56%), 48-51% with
 # 4x the playouts or with the opponent's hand shown to it. bench/skill_ceiling.py plays stronger
-# players: one that tries each move with 16 greedy rollouts to the end, 48% (43-54%, 300 seeds);
-# the same seeing every hidden card and deck order, 53% (48-59%), and with 64 rollouts a move 61%
-# (54-67%, 200 seeds): there is room above greedy, but it takes a look far deeper (and dearer,
-# some 2 s a match) than a few hundred one-move playouts.
+# players: one that tries each move with greedy rollouts to the end, 48% (43-54%, 300 seeds) with
+# 16 rollouts a move and 56% (50-63%, 200 seeds) with 64; the same seeing every hidden card and
+# deck order, 53% (48-59%) and 61% (54-67%). There is some room above greedy, but only for a look
+# far deeper and dearer (about 2 s of CPU a match, 30 times the search's) than a few hundred
+# one-move playouts, and a test of it would cost many minutes.
 NOT_YET = {("dojo-duel", 2): 100}
 
 
