@@ -133,8 +133,7 @@ class MatchMixin:
         if w.phase in (SENSEI_PH, PICK1):
             hidden.append(w.draft[o])
         kept = [w.sensei[o]] if w.phase == SENSEI_PH and w.sensei[o] != NO_CARD else []
-        info = w.box.info
-        redeal(rng, [*hidden, kept], lambda c: -1 if info[c].type == SENSEI else info[c].level)
+        redeal(rng, [*hidden, kept], w.box.deal.__getitem__)
         if kept:
             w.sensei[o] = kept[0]
         w.legal = None
@@ -142,7 +141,7 @@ class MatchMixin:
 
     def clone(self, st):
         n = AState.__new__(AState)
-        r = random.Random()
+        r = random.Random.__new__(random.Random)     # (no seeding from the OS: setstate sets it)
         r.setstate(st.rng.getstate())
         n.rng = r
         n.box = st.box

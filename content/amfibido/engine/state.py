@@ -70,7 +70,8 @@ class Box:
     """The cards of one box (a setup): instance ids -> CardInfo. Shared, never copied."""
 
     __slots__ = ("info", "n", "levels", "sensei", "count", "label", "kind", "dof", "ab", "nsrc",
-                 "nocombo", "isf", "nset", "abset", "second", "jset", "kset", "eset", "abl", "nsl")
+                 "nocombo", "isf", "nset", "abset", "second", "jset", "kset", "eset", "abl", "nsl",
+                 "deal")
 
     def __init__(self, infos, counts, label):
         self.info = []
@@ -90,6 +91,9 @@ class Box:
         self.n = len(self.info)
         info = self.info
         self.dof = [i.d for i in info]
+        # what a hidden card looks like from outside (determinize deals it only among its like):
+        # a sensei, or its level
+        self.deal = [-1 if i.type == SENSEI else i.level for i in info]
         self.kind = [K_FIGHTER if i.type == FIGHTER else K_EQUIP if i.type == EQUIP
                      else K_COMBO if i.combo else K_ACTION if i.steps else K_NONE for i in info]
         self.ab = [bool(i.ab_steps) for i in info]

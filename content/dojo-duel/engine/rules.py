@@ -407,7 +407,7 @@ class RulesMixin:
 
     def clone(self, state: DojoState) -> DojoState:
         c = DojoState.__new__(DojoState)
-        rng = random.Random()
+        rng = random.Random.__new__(random.Random)   # (no seeding from the OS: setstate sets it)
         rng.setstate(state.rng.getstate())
         c.rng = rng
         c.info = state.info
