@@ -39,6 +39,7 @@ class Book:
     warnings: list[str] = field(default_factory=list)
     extra_files: list[Path] = field(default_factory=list)
     faces: Faces | None = None          # the real cards the cover and diagrams draw
+    ruling_boxes: set[str] = field(default_factory=set)   # the [[ruling:TABLE]] boxes it prints
 
 
 def players_text(game: Game) -> str:
@@ -107,6 +108,7 @@ def assemble(game: Game, out_dir: Path | None = None) -> Book:
         chapters.remove(back[0])
         chapters.append(back[0])
 
+    book.ruling_boxes = {b.arg for c in chapters for b in c.blocks if b.name == "ruling" and b.arg}
     for chapter in chapters:
         for block in chapter.blocks:
             if block.html is None and block.name != "glossary":
@@ -148,7 +150,7 @@ def _fill(game: Game, block: Block, chapter: Chapter, scenarios, out_dir, book: 
         return func(game, block.arg, scenarios=scenarios)
     if block.name == "rulings":
         try:
-            return sections.rulings(game, block.arg, scenarios=scenarios)
+            return sections.rulings(game, block.arg, scenarios=scenarios, boxes=book.ruling_boxes)
         except KeyError as exc:
             raise ContentError([Issue(chapter.source, block.line, None,
                                       f"[[rulings:{block.arg}]]: {exc.args[0]}")]) from None

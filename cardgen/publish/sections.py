@@ -188,10 +188,12 @@ def examples(game: Game, arg: str | None = None, scenarios=None) -> list[dict]:
     return _qa(game, load_scenarios(game) if scenarios is None else scenarios, "example")
 
 
-def rulings(game: Game, arg: str | None = None, scenarios=None) -> list[dict]:
+def rulings(game: Game, arg: str | None = None, scenarios=None, boxes=()) -> list[dict]:
     """game.yaml `rulings:` (or, [[rulings:NAME]], the named table), then the scenarios marked
     `ruling`. The sentence each ruling fills in (`cites`) is not quoted: the chapters state the
-    rule in the book's own words, and the quotations repeated it (`cardgen info` lists them)."""
+    rule in the book's own words, and the quotations repeated it (`cardgen info` lists them).
+    A ruling whose `box` is among `boxes`, the [[ruling:TABLE]] boxes the book prints, is left
+    out: that box states it where the rule is taught."""
     nodes = []
     if arg:
         value = game.tables.get(arg) if isinstance(game.tables, dict) else None
@@ -200,7 +202,8 @@ def rulings(game: Game, arg: str | None = None, scenarios=None) -> list[dict]:
         nodes += to_nodes(value, html_icons(game))
     elif game.rulings:
         nodes.append({"kind": "cited", "cls": "rulings", "items": [
-            {"text": rich(r.rule, html_icons(game)), "cites": None} for r in game.rulings]})
+            {"text": rich(r.rule, html_icons(game)), "cites": None} for r in game.rulings
+            if not (r.box and r.box in boxes)]})
     return nodes + _qa(game, load_scenarios(game) if scenarios is None else scenarios, "ruling")
 
 
