@@ -175,7 +175,9 @@ class Drawing:
                 if zone.face_down:
                     self.parts.append(Markup(
                         '<text x="{:.2f}" y="{:.2f}" font-size="{:.1f}" text-anchor="middle" '
-                        'fill="{}">face down</text>').format(sx + w / 2, y + h / 2, self.font, self.accent))
+                        'fill="{}">face down</text>').format(sx + w / 2, y + h / 2,
+                                                             min(self.font, w * 0.85 / (9 * CHAR_EM)),
+                                                             self.accent))
         rest = zone.setup - placed if not zone.pile else 0
         label = zone.name
         if self.with_cards and rest > 0:
