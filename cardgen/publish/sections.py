@@ -323,8 +323,8 @@ def credits(game: Game, arg: str | None = None) -> list[dict]:
 def colophon(game: Game) -> dict:
     """The only words of the book about how it was made and what cardgen checked (the rest of
     the book speaks of the game alone): at the end of the credits."""
-    lines = ["Made with cardgen. The components list, glossary, keyword reference, tables, "
-             "rulings and questions are generated from the same game files as the cards."]
+    lines = ["Made with cardgen. Its lists of cards and terms, tables, rulings and questions are "
+             "generated from the same game files as the cards."]
     if "engine" in game.hooks:
         lines.append(f"cardgen's rules engine for {game.name} plays by this book's rules and its "
                      f"{len(game.rulings)} rulings; every worked example and question in it was "
