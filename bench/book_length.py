@@ -4,9 +4,10 @@
 
 Each book is built (A5, no cache) in a fresh process by the cardgen of this tree, and with
 `--before TREE` also by the cardgen of another checkout (say /work/main), so a change is measured
-before and after in the same run. Words are counted in the PDF's text (pypdfium2), cover to back
-page; the source words are those of the published rulebook in /work/shared/seeds/ (or
-$CARDGEN_SEEDS), when it is there. The target is game.yaml `rulebook.target_pages`.
+before and after in the same run. Words (tokens with a letter or digit, so not the contents' dot
+leaders) are counted in the PDF's text (pypdfium2), cover to back page; the source words are
+those of the published rulebook in /work/shared/seeds/ (or $CARDGEN_SEEDS), when it is there.
+The target is game.yaml `rulebook.target_pages`.
 """
 
 from __future__ import annotations
@@ -33,7 +34,9 @@ game = load_game(sys.argv[1])
 with tempfile.TemporaryDirectory() as out:
     result = build_rulebook(game, Path(out), use_cache=False)
     pdf = pypdfium2.PdfDocument(str(result.path))
-    words = sum(len(page.get_textpage().get_text_range().split()) for page in pdf)
+    # a word holds a letter or digit: the contents' dot leaders are not words
+    words = sum(sum(any(ch.isalnum() for ch in w) for w in page.get_textpage().get_text_range().split())
+                for page in pdf)
     print(json.dumps({"pages": len(pdf), "words": words}))
 """
 

@@ -61,6 +61,7 @@ class Ruling:
     rule: str
     cites: str | None = None         # the rulebook sentence it fills in or reads
     line: int | None = None
+    box: str | None = None           # the table whose [[ruling:TABLE]] box states it in a chapter
 
 
 @dataclass

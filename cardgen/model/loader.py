@@ -102,10 +102,13 @@ GAME_FIELDS: dict[str, Spec] = {
     "card_types": AnySpec(),
     "deck": AnySpec(),
     "tables": AnySpec(doc="Free-form data for rulebooks, player aids and engines."),
-    "rulings": ListSpec(OneOfSpec([_text, RecordSpec({"rule": _text, "cites": _text}, ["rule"])]),
+    "rulings": ListSpec(OneOfSpec([_text, RecordSpec({"rule": _text, "cites": _text, "box": _text},
+                                                     ["rule"])]),
                         doc="How the game is played where its published rules are silent or "
                             "unclear: `rule`, and `cites`, the rulebook sentence it fills in. The "
-                            "engine plays them; the rulebook prints them under [[rulings]]."),
+                            "engine plays them; the rulebook prints them under [[rulings]], except "
+                            "one whose `box` names the table whose [[ruling:TABLE]] box the book "
+                            "prints: that box states it."),
     "variants": MapSpec(RecordSpec({
         "name": StrSpec(doc="The variant's title."),
         "source": EnumSpec(["rulebook", "house"], doc="rulebook: an optional rule the published "
@@ -256,9 +259,13 @@ class GameLoader:
             if isinstance(item, str):
                 out.append(Ruling(item.strip(), None, line))
             elif isinstance(item, dict) and isinstance(item.get("rule"), str):
-                cites = item.get("cites")
+                cites, box = item.get("cites"), item.get("box")
+                if isinstance(box, str) and not _has_doc(tables.get(box)):
+                    issues.add(item.line_of("box", line) if hasattr(item, "line_of") else line,
+                               f"rulings[{i}].box", f"tables has no {box!r} with a doc line to print")
                 out.append(Ruling(item["rule"].strip(),
-                                  cites.strip() if isinstance(cites, str) else None, line))
+                                  cites.strip() if isinstance(cites, str) else None, line,
+                                  box if isinstance(box, str) else None))
         return out
 
     def _variants(self, raw, issues: IssueList) -> dict[str, Variant]:
@@ -591,3 +598,8 @@ def _icon_images(icons) -> dict[str, IconImage]:
     return {name: IconImage(str(v["image"]), None if v.get("colour") is None else str(v["colour"]),
                             line_of(v, icons.line_of(name) if isinstance(icons, LineDict) else None))
             for name, v in icons.items() if isinstance(v, dict) and isinstance(v.get("image"), str)}
+
+
+def _has_doc(table) -> bool:
+    """A game.yaml table a [[ruling:NAME]] box can print: a doc line, or a line of text."""
+    return isinstance(table, str) or (isinstance(table, dict) and isinstance(table.get("doc"), str))

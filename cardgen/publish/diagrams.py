@@ -19,8 +19,8 @@ SLOT_GAP = 0.08       # between the slots of one zone, in card widths
 LABEL = 0.40          # the labels under a zone (two lines at most), in card heights
 PILE_SHOW = 3         # cards drawn in a pile
 PILE_STEP = 0.035     # how far each card of a pile sits from the next, in card widths
-TEXT_WIDTH_MM = 118   # an A5 page's text (rulebook.css.j2), where the labels are measured
-MAX_HEIGHT_MM = 92    # diagrams.css.j2 caps a diagram's height at this
+TEXT_WIDTH_MM = 120   # an A5 page's text (rulebook.css.j2), where the labels are measured
+MAX_HEIGHT_MM = 72    # diagrams.css.j2 caps a diagram's height at this
 LABEL_MM = 2.4        # a label's size on the page (about 7 pt)
 LABEL_LINES = 2.7     # a label row's height, in label sizes (two lines and a gap)
 FACE_DPI = 60         # small cards: sharp at the few centimetres a diagram gives them
@@ -175,7 +175,9 @@ class Drawing:
                 if zone.face_down:
                     self.parts.append(Markup(
                         '<text x="{:.2f}" y="{:.2f}" font-size="{:.1f}" text-anchor="middle" '
-                        'fill="{}">face down</text>').format(sx + w / 2, y + h / 2, self.font, self.accent))
+                        'fill="{}">face down</text>').format(sx + w / 2, y + h / 2,
+                                                             min(self.font, w * 0.85 / (9 * CHAR_EM)),
+                                                             self.accent))
         rest = zone.setup - placed if not zone.pile else 0
         label = zone.name
         if self.with_cards and rest > 0:

@@ -39,6 +39,7 @@ class Book:
     warnings: list[str] = field(default_factory=list)
     extra_files: list[Path] = field(default_factory=list)
     faces: Faces | None = None          # the real cards the cover and diagrams draw
+    ruling_boxes: set[str] = field(default_factory=set)   # the [[ruling:TABLE]] boxes it prints
 
 
 def players_text(game: Game) -> str:
@@ -107,22 +108,38 @@ def assemble(game: Game, out_dir: Path | None = None) -> Book:
         chapters.remove(back[0])
         chapters.append(back[0])
 
-    keywords_printed = any(b.name == "keywords" for c in chapters for b in c.blocks)
+    book.ruling_boxes = {b.arg for c in chapters for b in c.blocks if b.name == "ruling" and b.arg}
     for chapter in chapters:
-        has_prose = False
-        has_generated = False
         for block in chapter.blocks:
-            if block.html is not None:
-                has_prose = True
-                continue
-            block.nodes = (sections.glossary(game, block.arg, keywords_printed)
-                           if block.name == "glossary" else
-                           _fill(game, block, chapter, scenarios, out_dir, book))
-            has_generated = has_generated or bool(block.nodes)
+            if block.html is None and block.name != "glossary":
+                block.nodes = _fill(game, block, chapter, scenarios, out_dir, book)
+    explained = _explained_terms(chapters)
+    for chapter in chapters:
+        for block in chapter.blocks:
+            if block.name == "glossary" and block.html is None:
+                block.nodes = sections.glossary(game, block.arg, explained)
+        has_prose = any(b.html is not None for b in chapter.blocks)
         chapter.blocks = [b for b in chapter.blocks if b.html is not None or b.nodes]
-        if has_prose or has_generated:
+        if has_prose or any(b.html is None for b in chapter.blocks):
             book.chapters.append(chapter)
     return book
+
+
+def _explained_terms(chapters: list[Chapter]) -> dict[str, tuple[str, str]]:
+    """Where the book already explains a keyword (the keyword reference) or a card field (the
+    card anatomy): "keyword:NAME" / "field:NAME" -> (chapter title, slug), for the glossary."""
+    where: dict[str, tuple[str, str]] = {}
+    for chapter in chapters:
+        for block in chapter.blocks:
+            for node in block.nodes or []:
+                if block.name == "keywords" and node.get("kind") == "defs":
+                    for item in node["items"]:
+                        where.setdefault(f"keyword:{item['term']}", (chapter.title, chapter.slug))
+                if node.get("kind") == "anatomy":
+                    for callout in node["callouts"]:
+                        if callout.get("doc") and callout.get("field"):
+                            where.setdefault(f"field:{callout['field']}", (chapter.title, chapter.slug))
+    return where
 
 
 def _fill(game: Game, block: Block, chapter: Chapter, scenarios, out_dir, book: Book) -> list[dict]:
@@ -133,7 +150,7 @@ def _fill(game: Game, block: Block, chapter: Chapter, scenarios, out_dir, book: 
         return func(game, block.arg, scenarios=scenarios)
     if block.name == "rulings":
         try:
-            return sections.rulings(game, block.arg, scenarios=scenarios)
+            return sections.rulings(game, block.arg, scenarios=scenarios, boxes=book.ruling_boxes)
         except KeyError as exc:
             raise ContentError([Issue(chapter.source, block.line, None,
                                       f"[[rulings:{block.arg}]]: {exc.args[0]}")]) from None

@@ -116,23 +116,26 @@ def components(game: Game, arg: str | None = None) -> list[dict]:
 
 # ---- glossary ----------------------------------------------------------------------------------
 
-def glossary(game: Game, arg: str | None = None, keywords_printed: bool = False) -> list[dict]:
-    """Keywords, card types, card fields and the game's own terms, A to Z. When the book prints
-    the keyword reference, a keyword's entry points there instead of repeating its rule."""
+def glossary(game: Game, arg: str | None = None, explained: dict | None = None) -> list[dict]:
+    """Keywords, card types, card fields and the game's own terms, A to Z. A term the book
+    already explains elsewhere (`explained`: "keyword:Flip" or "field:yin" -> (chapter title,
+    slug)) gets a one-line entry that points there instead of repeating it word for word."""
+    explained = explained or {}
     entries: dict[str, dict] = {}
     icons = html_icons(game)
 
-    def add(term, text, meta):
-        key = str(term).lower()
-        if key not in entries and text:
-            entries[key] = {"term": str(term), "text": rich(text, icons) if isinstance(text, str)
-                            else text, "meta": meta}
+    def add(term, text, meta, key=None):
+        if str(term).lower() in entries or not text:
+            return
+        where = explained.get(key) if key else None
+        item = {"term": str(term), "text": rich(text, icons), "meta": meta}
+        if where:
+            see = Markup('{}, see <a class="see" href="#{}">{}</a>').format(meta, where[1], where[0])
+            item = {"term": str(term), "text": None, "meta": see}
+        entries[str(term).lower()] = item
 
     for name, text in game.keywords.items():
-        if keywords_printed:
-            text = Markup('Its rule is under <a class="see" href="#{}">{}</a> in the keyword '
-                          'reference.').format(keywords.keyword_id(name), name)
-        add(name, text, "keyword")
+        add(name, text, "keyword", f"keyword:{name}")
     for card_type in game.card_types.values():
         add(card_type.label, card_type.doc, "card type")
     terms = game.tables.get("terms") if isinstance(game.tables, dict) else None
@@ -146,7 +149,7 @@ def glossary(game: Game, arg: str | None = None, keywords_printed: bool = False)
             if name in seen_fields or not getattr(spec, "doc", None):
                 continue
             seen_fields.add(name)
-            add(human(name), spec.doc, "on the cards")
+            add(human(name), spec.doc, "on the cards", f"field:{name}")
     items = [entries[k] for k in sorted(entries)]
     return [{"kind": "defs", "cls": "glossary", "items": items}] if items else []
 
@@ -185,10 +188,12 @@ def examples(game: Game, arg: str | None = None, scenarios=None) -> list[dict]:
     return _qa(game, load_scenarios(game) if scenarios is None else scenarios, "example")
 
 
-def rulings(game: Game, arg: str | None = None, scenarios=None) -> list[dict]:
+def rulings(game: Game, arg: str | None = None, scenarios=None, boxes=()) -> list[dict]:
     """game.yaml `rulings:` (or, [[rulings:NAME]], the named table), then the scenarios marked
     `ruling`. The sentence each ruling fills in (`cites`) is not quoted: the chapters state the
-    rule in the book's own words, and the quotations repeated it (`cardgen info` lists them)."""
+    rule in the book's own words, and the quotations repeated it (`cardgen info` lists them).
+    A ruling whose `box` is among `boxes`, the [[ruling:TABLE]] boxes the book prints, is left
+    out: that box states it where the rule is taught."""
     nodes = []
     if arg:
         value = game.tables.get(arg) if isinstance(game.tables, dict) else None
@@ -197,7 +202,8 @@ def rulings(game: Game, arg: str | None = None, scenarios=None) -> list[dict]:
         nodes += to_nodes(value, html_icons(game))
     elif game.rulings:
         nodes.append({"kind": "cited", "cls": "rulings", "items": [
-            {"text": rich(r.rule, html_icons(game)), "cites": None} for r in game.rulings]})
+            {"text": rich(r.rule, html_icons(game)), "cites": None} for r in game.rulings
+            if not (r.box and r.box in boxes)]})
     return nodes + _qa(game, load_scenarios(game) if scenarios is None else scenarios, "ruling")
 
 
@@ -271,7 +277,24 @@ def card_list(game: Game, arg: str | None = None) -> list[dict]:
     icons = html_icons(game)
     rows = [[Markup("<b>{}</b>").format(c.name)] + [rich(c.get(f), icons) for f in cols]
             + ([Markup(str(c.copies))] if show_copies else []) for c in cards]
+    if len(head) in TWO_UP_COLUMNS and len(rows) > TWO_UP_MIN_ROWS:
+        return [two_up(head, rows)]
     return [{"kind": "table", "cls": "data card-list", "head": head, "rows": rows}]
+
+
+# A card list of a few short columns prints two cards to a row (the first half of the list down
+# the left, the rest down the right), so a set of 40 takes one page, not two.
+TWO_UP_COLUMNS = (2, 3, 4)
+TWO_UP_MIN_ROWS = 12
+
+
+def two_up(head: list, rows: list[list]) -> dict:
+    half = (len(rows) + 1) // 2
+    blank = [Markup("")] * len(head)
+    paired = [rows[i] + [Markup("")] + (rows[half + i] if half + i < len(rows) else blank)
+              for i in range(half)]
+    return {"kind": "table", "cls": f"data card-list two-up two-up-{len(head)}",
+            "head": head + [""] + head, "rows": paired}
 
 
 def decks(game: Game, arg: str | None = None) -> list[dict]:
@@ -300,8 +323,8 @@ def credits(game: Game, arg: str | None = None) -> list[dict]:
 def colophon(game: Game) -> dict:
     """The only words of the book about how it was made and what cardgen checked (the rest of
     the book speaks of the game alone): at the end of the credits."""
-    lines = ["Made with cardgen. The components list, glossary, keyword reference, tables, "
-             "rulings and questions are generated from the same game files as the cards."]
+    lines = ["Made with cardgen. Its lists of cards and terms, tables, rulings and questions are "
+             "generated from the same game files as the cards."]
     if "engine" in game.hooks:
         lines.append(f"cardgen's rules engine for {game.name} plays by this book's rules and its "
                      f"{len(game.rulings)} rulings; every worked example and question in it was "

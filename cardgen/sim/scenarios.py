@@ -25,7 +25,7 @@ from cardgen.sim.watchdog import ACTION_SECONDS, WATCH, MatchStuck, watching
 from cardgen.yamlio import read_yaml
 
 SCENARIO_FIELDS = {
-    "title": StrSpec(), "source": EnumSpec(["faq", "example", "ruling"]),
+    "title": StrSpec(), "source": EnumSpec(["faq", "example", "ruling", "check"]),
     "question": StrSpec(text=True), "answer": StrSpec(text=True), "seed": IntSpec(0),
     "setup": AnySpec(), "actions": ListSpec(AnySpec()), "expect": AnySpec(),
     "expect_legal": ListSpec(AnySpec()), "expect_illegal": ListSpec(AnySpec()),
