@@ -134,3 +134,34 @@ def test_a_worked_example_is_drawn_with_the_cards_its_scenario_puts_on_the_table
     for name in fields + hands:
         assert game.cards[name].stem in drawn, name
     assert game.cards["Deep Root Posture"].stem not in drawn        # the far player's hand: backs
+
+
+@pytest.mark.parametrize("ref, stem, cards", [
+    ("amiibart", "01-hazard-before-heal",
+     ["Dawn Squire", "Rivet Guard", "Gentle Light", "Withering Curse", "Gloom Bat"]),
+    ("adapt", "01-attack-beats-survival", ["Goliath Tigerfish", "Hammerhead Shark"]),
+    ("amfibido", "example-3-three-fights", ["Tree Frog", "Eastern Newt", "House Gecko",
+                                            "Painted Turtle", "Spectacled Caiman", "Cane Toad"]),
+])
+def test_an_engine_with_its_own_scenario_form_says_which_zone_holds_which_card(pages, ref, stem, cards):
+    """Amiibart writes its scenarios by seat A/B with numbered slots, A.D.A.P.T. as a list of
+    Fish, Amfibido as a list of players with their dojos: each engine's table_setup puts the
+    cards in the play_area zones, so the book's illustrated example shows them (issue 25)."""
+    game, html, _ = pages(ref)
+    (svg,) = figures(html, "example")
+    drawn = re.findall(r'<image [^>]*href="file://[^"]*/small-([^"/]+)-\d+\.png"', svg)
+    for name in cards:
+        assert game.cards[name].stem in drawn, name
+    from cardgen.publish.diagrams import scenario_state, table_setup
+    from cardgen.sim.scenarios import load_scenario
+
+    setup = load_scenario(game.folder / "scenarios" / f"{stem}.yaml").data["setup"]
+    state = scenario_state(game, table_setup(game, setup))
+    if ref == "adapt":       # the Body, then its parts, on the mat
+        assert [c.name for c in state["near", "fish"]] == ["Goliath Tigerfish", "Abyssal Maw"]
+    elif ref == "amfibido":  # each dojo's fighter, in dojo order; Tom's hand behind him
+        assert [c.name for c in state["far", "dojos"]] == ["Painted Turtle", "Spectacled Caiman", "Cane Toad"]
+        assert [c.name for c in state["far", "hand"]] == ["Leopard Frog"]
+    else:                    # slots in order, the hand's one Gentle Light
+        assert [c.name for c in state["near", "slots"]] == ["Dawn Squire", "Rivet Guard"]
+        assert [c.name for c in state["far", "hazards"]] == ["Withering Curse"]

@@ -292,3 +292,9 @@ class Engine:
     def observe(self, state) -> dict:
         """Plain nested data a scenario's `expect:` is compared against."""
         raise NotImplementedError
+
+    def table_setup(self, setup: dict) -> dict:
+        """A scenario's `setup:` as [[example-table]] draws it: {"p0": {zone: [card names]},
+        "p1": {...}, zone: [...]}, a zone named by its game.yaml play_area `state` key. The
+        default is the setup as written, for an engine whose setup already has that form."""
+        return setup

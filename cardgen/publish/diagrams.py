@@ -250,6 +250,14 @@ def scenario_state(game: Game, setup: dict) -> dict[tuple[str, str], list]:
     return out
 
 
+def table_setup(game: Game, setup: dict) -> dict:
+    """A scenario's setup in the form scenario_state reads: each engine writes its scenarios in
+    its own form, and Engine.table_setup says which zone holds which cards."""
+    from cardgen.engines import has_engine, load_engine
+
+    return load_engine(game).table_setup(setup) if has_engine(game) else setup
+
+
 def example_table(game: Game, faces: Faces, stem: str | None, accent: str) -> list[dict]:
     """[[example-table:SCENARIO]]: the table as a worked example (scenarios/SCENARIO.yaml) starts,
     with its cards where its setup puts them, and its title as the caption."""
@@ -260,7 +268,7 @@ def example_table(game: Game, faces: Faces, stem: str | None, accent: str) -> li
         raise KeyError(f"no scenario scenarios/{stem}.yaml")
     data = load_scenario(path).data
     shared, each = zones(game)
-    contents = scenario_state(game, data.get("setup") or {})
+    contents = scenario_state(game, table_setup(game, data.get("setup") or {}))
     svg = Drawing(game, faces, True, accent, contents).draw(shared, each)
     caption = f"Example: {data.get('title', stem)} (your side at the bottom)"
     return [{"kind": "diagram", "svg": svg, "caption": caption, "cls": "example"}]

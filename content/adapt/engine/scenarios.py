@@ -12,6 +12,19 @@ from .state import AdaptState, new_state, shuffle
 
 
 class ScenariosMixin:
+    def table_setup(self, setup: dict) -> dict:
+        """A scenario's setup by play_area zone, for the rulebook's [[example-table]]: Fish 0 is
+        the near seat (its Body, a Guppy when none, then its parts), Fish 1 the far one."""
+        guppies = [c.name for c in self.game.cards_of_type("guppy")]
+        out: dict = {"stream": [n for n in setup.get("stream") or () if n],
+                     "discard": list(setup.get("discard") or ())}
+        fishes = list(setup.get("fish") or ()) + [{}, {}]
+        for i, seat in enumerate(("p0", "p1")):
+            fish = fishes[i] or {}
+            body = fish.get("body") or guppies[i % len(guppies)]
+            out[seat] = {"fish": [body, *(fish.get("parts") or ())], "pgp": list(fish.get("pgp") or ())}
+        return out
+
     __slots__ = ()
 
     # -- scenarios --------------------------------------------------------------------------------

@@ -24,6 +24,22 @@ class ScenarioMixin:
 
     __slots__ = ()
 
+    def table_setup(self, setup):
+        """A scenario's setup by play_area zone, for the rulebook's [[example-table]]: player 0
+        is the near seat; each dojo shows its fighter (its equipment and combo moves are not
+        drawn), a dojo given as a mapping 1/2/3 in order."""
+        out = {"discard": list(setup.get("discard") or ())}
+        players = (list(setup.get("players") or ()) + [{}, {}])[:2]
+        for seat, player in zip(("p0", "p1"), players, strict=True):
+            dojos = player.get("dojos") or []
+            if isinstance(dojos, dict):
+                dojos = [dojos[k] for k in sorted(dojos)]
+            out[seat] = {"dojos": [(d or {}).get("fighter") for d in dojos],
+                         "hand": list(player.get("hand") or ()),
+                         "knockout": list(player.get("knockout") or ()),
+                         "sensei": [player["sensei"]] if player.get("sensei") else []}
+        return out
+
     def scenario_state(self, setup: dict, rng: random.Random):
         setup = setup or {}
         counts = {c.name: c.copies for c in self.game.cards.values()}

@@ -28,6 +28,23 @@ from .zones import _changed
 class ScenariosMixin:
     """Scenario positions, actions and observations (AmiibartEngine)."""
 
+    def table_setup(self, setup):
+        """A scenario's setup by play_area zone, for the rulebook's [[example-table]]: A is the
+        near seat; slots in order (a gap is closed up), a hand's counts as that many cards."""
+        def names(value):
+            if isinstance(value, dict):
+                return [n for n, k in value.items() for _ in range(k if isinstance(k, int) else 1)]
+            return [value] if isinstance(value, str) else list(value or ())
+
+        out = {}
+        for seat, side in (("p0", setup.get("A") or {}), ("p1", setup.get("B") or {})):
+            slots = side.get("slots") or {}
+            fighters = [v.get("card") if isinstance(v, dict) else v for _, v in sorted(slots.items())]
+            out[seat] = {"slots": fighters, "hazards": names(side.get("hazards")),
+                         "powers": names(side.get("powers")), "stage": names(side.get("stage")),
+                         "hand": names(side.get("hand")), "discard": names(side.get("discard"))}
+        return out
+
     def scenario_state(self, setup, rng):
         s = self._blank(rng)
         s.p = []
