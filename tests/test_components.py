@@ -235,3 +235,15 @@ def test_amiibart_prints_the_death_tokens_its_players_count(tmp_path):
                         force=True)
     texts = [page.extract_text() or "" for page in PdfReader(pdf).pages]
     assert "\n".join(texts).count("DEATH TOKEN") == 2 * 2 * game.tables["death_tokens_to_lose"]
+
+
+def test_the_rulebook_lists_the_components_that_are_not_cards():
+    """The book's components table is what a player prints and cuts out: the mats, boards and
+    tokens too, each with its count (they were missing: the table listed only cards)."""
+    from cardgen.publish.sections import components
+
+    expected = {"adapt": ("Player Mat", 6), "amfibido": ("Score Board", 1),
+                "amiibart": ("Death Token", 10), "combo-fighter": ("Power Token", 4)}
+    for game_id, (name, count) in expected.items():
+        rows = components(load_game(game_id))[0]["rows"]
+        assert [str(row[0]) for row in rows if f"<b>{name}</b>" in str(row[1])] == [str(count)], game_id

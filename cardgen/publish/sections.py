@@ -109,9 +109,36 @@ def components(game: Game, arg: str | None = None) -> list[dict]:
         table_rows.append([Markup(str(r["copies"])), name,
                            Markup("{} different{}").format(
                                r["distinct"], Markup("<br>") + detail if detail else "")])
-    return [{"kind": "table", "cls": "components", "head": ["Cards", "Type", "Made up of"],
-             "rows": table_rows,
+    parts = _printed_parts(game)
+    head = ["Count" if parts else "Cards", "Type", "Made up of"]
+    return [{"kind": "table", "cls": "components", "head": head,
+             "rows": table_rows + parts,
              "foot": [Markup(str(total)), Markup("cards in all"), Markup("")]}]
+
+
+def _printed_parts(game: Game) -> list[list]:
+    """A row for each component that is not a card (layouts.yaml `components:`: a mat, a board,
+    tokens), which prints with the cards: the book's list is of everything a player cuts out."""
+    try:
+        from cardgen.render.layout import load_layouts
+
+        parts = load_layouts(game).components
+    except (ContentError, OSError):         # (no layouts, or broken ones: `cardgen check` says so)
+        return []
+    from cardgen.render.components import printed
+
+    rows = []
+    for part in parts.values():
+        made = printed(part, game)
+        if not made:
+            continue
+        sides = "two-sided" if "back" in part.sides else "one-sided"
+        size = f"{part.width:g} × {part.height:g} mm, {sides}"
+        if part.each is not None:
+            size += f"; one for each {game.card_types[part.each].label}"
+        rows.append([Markup(str(len(made))), Markup("<b>{}</b>").format(part.name),
+                     Markup("{}").format(size)])
+    return rows
 
 
 # ---- glossary ----------------------------------------------------------------------------------
