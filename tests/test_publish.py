@@ -130,7 +130,7 @@ def test_designers_glossary_and_keywords_come_from_game_yaml(books):
 def test_component_counts_equal_the_card_data(books, ref):
     game, path, _ = books(ref)
     texts = page_texts(path)
-    first = next(i for i, t in enumerate(texts) if "Cards Type Made up of" in flat(t))
+    first = next(i for i, t in enumerate(texts) if "Type Made up of" in flat(t))
     text = flat(" ".join(texts[first:first + 2]))     # the table may run onto the next page
     total = sum(card.copies for card in game.cards.values())
     assert f"{total} cards in all" in text
