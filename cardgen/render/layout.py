@@ -132,6 +132,9 @@ class Layouts:
     text_icons: dict = field(default_factory=dict, repr=False)
     # card types of another size than the card's (card.sizes): type id -> (width, height) in mm
     sizes: dict = field(default_factory=dict)
+    # the backs whose elements read the card (`{{ card.backstory }}`): drawn for each card that
+    # takes them, where another back is drawn once and shared (cardgen.render.card_backs)
+    card_backs: set = field(default_factory=set)
 
     def size_of(self, type_id: str | None) -> tuple[float, float]:
         """The trim size of a card type's cards (the card's size for the rest, aids and backs
@@ -191,8 +194,30 @@ def load_layouts(game: Game) -> Layouts:
     _check_elements(layouts, issues)
     issues.issues = list(dict.fromkeys(issues.issues))    # a template used by two types: said once
     issues.raise_if_any()
+    layouts.card_backs = {name for name, elements in layouts.backs.items() if _reads_card(layouts, elements)}
     layouts.text_icons = {**game.icons, **_picture_icons(layouts)}
     return layouts
+
+
+def _reads_card(layouts: Layouts, value, depth: int = 0) -> bool:
+    """Whether elements read the card they are drawn for (`card` in an expression), also through
+    their groups, flows, placeholders and the templates they `use`."""
+    from jinja2 import nodes
+
+    if depth > 8:                           # (a template using itself: reported by the check)
+        return False
+    if isinstance(value, str):
+        if not _has_template(value):
+            return False
+        tree = layouts.parsed.get(value) or layouts.parsed.setdefault(value, layouts.env.parse(value))
+        return any(node.name == "card" for node in tree.find_all(nodes.Name))
+    if isinstance(value, dict):
+        used = layouts.templates.get(value["use"]) if isinstance(value.get("use"), str) else None
+        return any(_reads_card(layouts, v, depth) for v in value.values()) or (
+            used is not None and _reads_card(layouts, used, depth + 1))
+    if isinstance(value, (list, tuple)):
+        return any(_reads_card(layouts, v, depth) for v in value)
+    return False
 
 
 def _picture_icons(layouts: Layouts) -> dict[str, InlineImage]:
