@@ -149,3 +149,18 @@ def test_a_mistake_in_a_back_drawn_from_its_card_is_reported_for_each_card(tmp_p
         [line] = [line for line in run.stderr.splitlines() if f"card {fighter.name!r}" in line]
         # (at the card's field that does not fit, naming the back's element)
         assert re.match(r"^error: \S+sheet\.yaml:\d+: backstory: card .*\(backs\.tiny\[2\]: ", line), line
+
+
+def test_a_player_aid_cannot_take_a_back_drawn_from_a_card(tmp_path):
+    from cardgen.errors import ContentError
+    from cardgen.render.layout import load_layouts
+
+    folder = _copy(tmp_path)
+    layouts = folder / "layouts.yaml"
+    layouts.write_text(layouts.read_text().replace("reference_back: aid", "reference_back: sheet", 1))
+    with pytest.raises(ContentError) as info:
+        load_layouts(load_game(folder))
+    [issue] = info.value.issues
+    assert (issue.field, issue.line) == ("reference_back", layouts.read_text().splitlines().index(
+        "reference_back: sheet") + 1)
+    assert "reads the card" in issue.message

@@ -215,7 +215,8 @@ def _ready(i: int) -> _Ready:
 def _make_ready(game: Game, plan: _Plan, cache: dict) -> _Ready:
     layouts = _with_preset(load_layouts(game), plan.preset)
     issues: list[Issue] = []
-    backs = _backs_taken(layouts, game, issues) | ({"default"} if "default" in layouts.backs else set())
+    default = {"default"} if "default" in layouts.backs and "default" not in layouts.card_backs else set()
+    backs = _backs_taken(layouts, game, issues) | default
     extras = [("back", name) for name in sorted(backs)]
     extras += [("reference", name) for name in (layouts.reference if not plan.only else ())]
     extras += [("component", name) for name in (face_names(layouts) if not plan.only else ())]

@@ -192,9 +192,13 @@ def load_layouts(game: Game) -> Layouts:
     if _has_template(layouts.back_for):
         layouts.sources[layouts.back_for] = (raw.line_of("back_for"), "back_for")
     _check_elements(layouts, issues)
+    layouts.card_backs = {name for name, elements in layouts.backs.items() if _reads_card(layouts, elements)}
+    if layouts.reference_back in layouts.card_backs:
+        issues.add(raw.line_of("reference_back"), "reference_back",
+                   f"the back {layouts.reference_back!r} reads the card it is drawn for, and a player aid "
+                   f"is no card: name a back that does not read `card`")
     issues.issues = list(dict.fromkeys(issues.issues))    # a template used by two types: said once
     issues.raise_if_any()
-    layouts.card_backs = {name for name, elements in layouts.backs.items() if _reads_card(layouts, elements)}
     layouts.text_icons = {**game.icons, **_picture_icons(layouts)}
     return layouts
 
@@ -202,14 +206,17 @@ def load_layouts(game: Game) -> Layouts:
 def _reads_card(layouts: Layouts, value, depth: int = 0) -> bool:
     """Whether elements read the card they are drawn for (`card` in an expression), also through
     their groups, flows, placeholders and the templates they `use`."""
-    from jinja2 import nodes
+    from jinja2 import TemplateSyntaxError, nodes
 
     if depth > 8:                           # (a template using itself: reported by the check)
         return False
     if isinstance(value, str):
         if not _has_template(value):
             return False
-        tree = layouts.parsed.get(value) or layouts.parsed.setdefault(value, layouts.env.parse(value))
+        try:
+            tree = layouts.parsed.get(value) or layouts.parsed.setdefault(value, layouts.env.parse(value))
+        except TemplateSyntaxError:         # (reported by the check)
+            return False
         return any(node.name == "card" for node in tree.find_all(nodes.Name))
     if isinstance(value, dict):
         used = layouts.templates.get(value["use"]) if isinstance(value.get("use"), str) else None
