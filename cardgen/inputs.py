@@ -75,8 +75,9 @@ DRAWING_CODE = ("render", "sheets")        # what faces and printed files are ma
 def face_key(layouts, card, extra: str = "") -> str:
     """The key of one face: a card (`card`), or a back or reference card (`extra` "back:NAME" or
     "reference:NAME", card None; a back drawn from its card, render.card_backs, with its card), or
-    a component's side ("component:KEY/SIDE[/CARD]", with the card it is drawn from, if any). Remembered per Layouts (one load of a game's files): the sheets
-    ask for each card's key several times, and the part every face shares is hashed once."""
+    a component's side ("component:KEY/SIDE[/CARD]", with the card it is drawn from, if any).
+    Remembered per Layouts (one load of a game's files): the sheets ask for each card's key
+    several times, and the part every face shares is hashed once."""
     memo = (card.name if card is not None else None, extra, layouts.bleed)
     key = layouts.keys.get(memo)
     if key is None:

@@ -110,7 +110,7 @@ def test_tts_gives_each_sheet_its_own_back_in_a_back_sheet(tmp_path):
     result = export_tts(GAME, tmp_path)
     data = json.loads(result.json_path.read_text())
     cards = [obj for deck in data["ObjectStates"] for obj in deck.get("ContainedObjects", [])]
-    decks = {key: deck for deck_obj in data["ObjectStates"] for key, deck in deck_obj.get("CustomDeck", {}).items()}
+    decks = {key: deck for obj in data["ObjectStates"] for key, deck in obj.get("CustomDeck", {}).items()}
     crops = []
     for fighter in FIGHTERS:
         [card_id] = [obj["CardID"] for obj in cards if obj["Nickname"] == fighter.name]
@@ -141,7 +141,8 @@ def test_a_mistake_in_a_back_drawn_from_its_card_is_reported_for_each_card(tmp_p
     # The player aids""", 1)
     text = text.replace("back_for: \"{{ 'sheet' if", "back_for: \"{{ 'tiny' if", 1)
     layouts.write_text(text)
-    run = subprocess.run([sys.executable, "-m", "cardgen", "render", str(folder), "--out", str(tmp_path / "out")],
+    run = subprocess.run([sys.executable, "-m", "cardgen", "render", str(folder), "--out",
+                          str(tmp_path / "out")],
                          capture_output=True, text=True, timeout=300)
     assert run.returncode == 2, run.stderr
     assert "Traceback" not in run.stderr
@@ -164,3 +165,13 @@ def test_a_player_aid_cannot_take_a_back_drawn_from_a_card(tmp_path):
     assert (issue.field, issue.line) == ("reference_back", layouts.read_text().splitlines().index(
         "reference_back: sheet") + 1)
     assert "reads the card" in issue.message
+
+
+def test_a_back_using_a_template_that_reads_the_card_stays_shared():
+    """A.D.A.P.T.'s backs draw the `fish` template, which colours a guppy's fish by its card: the
+    backs themselves do not read the card, so each is drawn once."""
+    from cardgen.render.layout import load_layouts
+
+    layouts = load_layouts(load_game("adapt"))
+    assert "card." in str(layouts.templates["fish"])
+    assert layouts.card_backs == set()

@@ -7,8 +7,8 @@ from functools import cache
 import pytest
 
 from cardgen.model import load_game
-from cardgen.render.display import Run
 from cardgen.render.card_backs import back_face, draw_back
+from cardgen.render.display import Run
 from cardgen.render.fonts import load_face
 from cardgen.render.layout import back_name, layout_back, layout_face, load_layouts
 from tests.layout_support import in_box, read_back
@@ -71,8 +71,8 @@ def test_each_character_sheets_other_side_tells_its_fighters_story_and_difficult
     back = draw_back(loaded, back_face(loaded, card))
     text = " ".join(read_back(back).split())
     f = card.fields
-    for shown in (fighter, f"{f['style'].upper()} STYLE", "CHARACTER DIFFICULTY", " ".join(f["origin"].split()),
-                  " ".join(f["backstory"].split()), "NOT AN ACTION CARD"):
+    for shown in (fighter, f"{f['style'].upper()} STYLE", "CHARACTER DIFFICULTY",
+                  " ".join(f["origin"].split()), " ".join(f["backstory"].split()), "NOT AN ACTION CARD"):
         assert shown in text, (fighter, shown)
     words = {1: "Easy to pick up", 2: "Takes some practice", 3: "Hard to master"}
     assert words[f["difficulty"]] in text

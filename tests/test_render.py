@@ -12,9 +12,9 @@ from cardgen.errors import ContentError
 from cardgen.model import load_game
 from cardgen.paths import bundled_game_ids
 from cardgen.render import render_game
+from cardgen.render.card_backs import back_face, draw_back
 from cardgen.render.display import Run
 from cardgen.render.fonts import load_face
-from cardgen.render.card_backs import back_face, draw_back
 from cardgen.render.layout import LayoutError, layout_back, layout_face, load_layouts
 from cardgen.render.paint_png import encode_png, paint_png
 from tests.conftest import ROOT

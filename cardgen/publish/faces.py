@@ -51,14 +51,17 @@ class Faces:
         try:
             layouts = self.layouts()
             name = back_face(layouts, card) if back else None
-            key = f"{back_key(layouts, name) if back else face_key(layouts, card)} {dpi}"
+            # (a shared back is drawn at the card's size: cards of several sizes may share it)
+            drawn = back_key(layouts, name) if back else face_key(layouts, card)
+            key = f"{drawn} {dpi} {layouts.size_of(card.type)}"
             stem = f"back-{back_stem(layouts.game, name)}" if back else card.stem
             target = Path(self.out_dir) / ASSETS / f"small-{stem}-{dpi}.png"
             stamp = target.with_suffix(".key")
             self.files += [target, stamp]
             if target.is_file() and stamp.is_file() and stamp.read_text() == key:
                 return target
-            face = draw_back(layouts, name, layouts.size_of(card.type)) if back else layout_face(layouts, card)
+            face = (draw_back(layouts, name, layouts.size_of(card.type)) if back
+                    else layout_face(layouts, card))
             target.parent.mkdir(parents=True, exist_ok=True)
             write_atomic(target, png_bytes(face, dpi))
             write_atomic(stamp, key)

@@ -203,13 +203,12 @@ def load_layouts(game: Game) -> Layouts:
     return layouts
 
 
-def _reads_card(layouts: Layouts, value, depth: int = 0) -> bool:
-    """Whether elements read the card they are drawn for (`card` in an expression), also through
-    their groups, flows, placeholders and the templates they `use`."""
+def _reads_card(layouts: Layouts, value) -> bool:
+    """Whether elements read the card they are drawn for (`card` in an expression of their own,
+    their groups', flows' or placeholders'). A template they `use` does not count: a frame shared
+    with the faces may read the card (a colour by the card's type) and the back stay shared."""
     from jinja2 import TemplateSyntaxError, nodes
 
-    if depth > 8:                           # (a template using itself: reported by the check)
-        return False
     if isinstance(value, str):
         if not _has_template(value):
             return False
@@ -219,11 +218,9 @@ def _reads_card(layouts: Layouts, value, depth: int = 0) -> bool:
             return False
         return any(node.name == "card" for node in tree.find_all(nodes.Name))
     if isinstance(value, dict):
-        used = layouts.templates.get(value["use"]) if isinstance(value.get("use"), str) else None
-        return any(_reads_card(layouts, v, depth) for v in value.values()) or (
-            used is not None and _reads_card(layouts, used, depth + 1))
+        return any(_reads_card(layouts, v) for v in value.values())
     if isinstance(value, (list, tuple)):
-        return any(_reads_card(layouts, v, depth) for v in value)
+        return any(_reads_card(layouts, v) for v in value)
     return False
 
 
