@@ -175,3 +175,14 @@ def test_a_back_using_a_template_that_reads_the_card_stays_shared():
     layouts = load_layouts(load_game("adapt"))
     assert "card." in str(layouts.templates["fish"])
     assert layouts.card_backs == set()
+
+
+def test_singles_follow_each_character_sheet_with_its_own_story(tmp_path):
+    paths = make_sheets(GAME, tmp_path, options=SheetOptions(papers=("letter",), singles=True), force=True)
+    [singles] = [path for path in paths if path.name.endswith("-singles.pdf")]
+    doc = pdfium.PdfDocument(singles)
+    pages = [" ".join(doc[i].get_textpage().get_text_range().split()) for i in range(len(doc))]
+    for fighter in FIGHTERS:
+        [face] = [i for i, text in enumerate(pages) if "SIGNATURE COMBOS" in text and fighter.name in text]
+        assert "BACKSTORY" in pages[face + 1] and fighter.name in pages[face + 1]
+        assert " ".join(fighter.fields["origin"].split()) in pages[face + 1]
