@@ -186,3 +186,20 @@ def test_singles_follow_each_character_sheet_with_its_own_story(tmp_path):
         [face] = [i for i, text in enumerate(pages) if "SIGNATURE COMBOS" in text and fighter.name in text]
         assert "BACKSTORY" in pages[face + 1] and fighter.name in pages[face + 1]
         assert " ".join(fighter.fields["origin"].split()) in pages[face + 1]
+
+
+def test_a_shared_back_named_like_a_cards_own_back_is_reported(tmp_path):
+    """backs/sheet-amaya-sol.png is Amaya Sol's story side: a shared back of that name would
+    overwrite it."""
+    from cardgen.errors import ContentError
+    from cardgen.render.layout import load_layouts
+
+    folder = _copy(tmp_path)
+    layouts = folder / "layouts.yaml"
+    line = "  Sheet Amaya-Sol: [{rect: bleed, fill: ink}]"
+    layouts.write_text(layouts.read_text().replace("  aid:\n", f"{line}\n  aid:\n", 1))
+    with pytest.raises(ContentError) as info:
+        load_layouts(load_game(folder))
+    [issue] = info.value.issues
+    assert issue.field == "backs.Sheet Amaya-Sol" and "card 'Amaya Sol'" in issue.message
+    assert issue.line == layouts.read_text().splitlines().index(line) + 1

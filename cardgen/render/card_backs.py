@@ -1,7 +1,7 @@
 """Backs drawn from their own card: double-faced cards (Combo Fighter's character sheets, whose
 reverse tells the fighter's story).
 
-A back whose elements read the card (`{{ card.backstory }}`; Layouts.card_backs) is laid out for
+A back whose own elements read the card (`{{ card.backstory }}`; Layouts.card_backs) is laid out for
 each card that takes it; any other back is laid out once and shared. A back's face is named by
 its back and, when drawn from its card, the card: "sheet/Amaya Sol" (the PNG
 backs/sheet-amaya-sol.png), or plain "default" (backs/default.png). Every output that prints a
@@ -38,6 +38,7 @@ def back_stem(game, face: str) -> str:
 
 
 def back_key(layouts: Layouts, face: str) -> str:
+    """What a back face is drawn from (cardgen.inputs.face_key): with its card, when it has one."""
     from cardgen.inputs import face_key
 
     name, card = split(layouts, face)
@@ -50,4 +51,3 @@ def draw_back(layouts: Layouts, face: str, size: tuple[float, float] | None = No
     drawn = layout_back(layouts, name, card, size)
     drawn.name = f"back: {face}"
     return drawn
-

@@ -193,6 +193,7 @@ def load_layouts(game: Game) -> Layouts:
         layouts.sources[layouts.back_for] = (raw.line_of("back_for"), "back_for")
     _check_elements(layouts, issues)
     layouts.card_backs = {name for name, elements in layouts.backs.items() if _reads_card(layouts, elements)}
+    _check_card_back_files(layouts, raw.get("backs"), issues)
     if layouts.reference_back in layouts.card_backs:
         issues.add(raw.line_of("reference_back"), "reference_back",
                    f"the back {layouts.reference_back!r} reads the card it is drawn for, and a player aid "
@@ -201,6 +202,19 @@ def load_layouts(game: Game) -> Layouts:
     issues.raise_if_any()
     layouts.text_icons = {**game.icons, **_picture_icons(layouts)}
     return layouts
+
+
+def _check_card_back_files(layouts: Layouts, raw, issues: IssueList) -> None:
+    """A shared back named as a back drawn from a card is written (sheet-amaya-sol beside sheet
+    drawn for Amaya Sol): the two would share one PNG."""
+    shared = {file_stem(name): name for name in layouts.backs if name not in layouts.card_backs}
+    for name in sorted(layouts.card_backs):
+        for card in layouts.game.cards.values():
+            other = shared.get(f"{file_stem(name)}-{card.stem}")
+            if other is not None:
+                issues.add(raw.line_of(other), f"backs.{other}",
+                           f"would share its file name with backs.{name} drawn for card {card.name!r} "
+                           f"(line {raw.line_of(name)}): rename one of them")
 
 
 def _reads_card(layouts: Layouts, value) -> bool:
