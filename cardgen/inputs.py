@@ -74,9 +74,10 @@ DRAWING_CODE = ("render", "sheets")        # what faces and printed files are ma
 
 def face_key(layouts, card, extra: str = "") -> str:
     """The key of one face: a card (`card`), or a back or reference card (`extra` "back:NAME" or
-    "reference:NAME", card None), or a component's side ("component:KEY/SIDE[/CARD]", with the
-    card it is drawn from, if any). Remembered per Layouts (one load of a game's files): the sheets
-    ask for each card's key several times, and the part every face shares is hashed once."""
+    "reference:NAME", card None; a back drawn from its card, render.card_backs, with its card), or
+    a component's side ("component:KEY/SIDE[/CARD]", with the card it is drawn from, if any).
+    Remembered per Layouts (one load of a game's files): the sheets ask for each card's key
+    several times, and the part every face shares is hashed once."""
     memo = (card.name if card is not None else None, extra, layouts.bleed)
     key = layouts.keys.get(memo)
     if key is None:
@@ -114,10 +115,10 @@ def _files_of(layouts, card, extra: str) -> list[str]:
         key, side, _card = parse_face_name(name)
         component = layouts.components.get(key)
         elements = component.sides.get(side, []) if component is not None else []
-    elif card is not None:
-        elements = layouts.types.get(card.type, [])
     elif kind == "back":
         elements = layouts.backs.get(name, [])
+    elif card is not None:
+        elements = layouts.types.get(card.type, [])
     elif kind == "reference":
         elements = layouts.reference.get(name, [])
     else:
@@ -142,6 +143,8 @@ def prints_key(layouts, wanted, *options) -> str:
                                         [str(o) for o in options]]).encode())
     for card, count in wanted:
         digest.update(f"{face_key(layouts, card)}:{count};".encode())
+        for name in sorted(layouts.card_backs):     # (the backs drawn from each card: card_backs)
+            digest.update(f"back {face_key(layouts, card, f'back:{name}')};".encode())
     for kind, names in (("back", layouts.backs), ("reference", layouts.reference)):
         for name in sorted(names):
             digest.update(f"{kind} {face_key(layouts, None, f'{kind}:{name}')};".encode())

@@ -7,6 +7,7 @@ from functools import cache
 import pytest
 
 from cardgen.model import load_game
+from cardgen.render.card_backs import back_face, draw_back
 from cardgen.render.display import Run
 from cardgen.render.fonts import load_face
 from cardgen.render.layout import back_name, layout_back, layout_face, load_layouts
@@ -44,8 +45,9 @@ def test_layouts_load_with_a_layout_per_card_type_and_the_backs():
     assert set(loaded.types) == set(GAME.card_types)
     assert (loaded.width, loaded.height) == (63.5, 88.9)
     assert {"default", "amaya-sol", "noor-halabi", "oskar-brannvik", "teodor-balan"} <= set(loaded.backs)
-    for name in loaded.backs:
+    for name in set(loaded.backs) - loaded.card_backs:
         assert layout_back(loaded, name).items
+    assert loaded.card_backs == {"sheet"}           # the character sheets' other side reads its card
 
 
 def test_each_fighter_deck_has_its_own_back_and_shared_moves_the_default():
@@ -57,6 +59,32 @@ def test_each_fighter_deck_has_its_own_back_and_shared_moves_the_default():
             expected = "sheet"
         assert back_name(loaded, card) == expected, card.name
     assert back_name(loaded, GAME.cards["Guard Up"]) == "default"
+
+
+@pytest.mark.parametrize("fighter", FIGHTERS)
+def test_each_character_sheets_other_side_tells_its_fighters_story_and_difficulty(fighter):
+    """The published sheets: "One side provides backstory and Character Difficulty." Each sheet's
+    back is its own: its name, style, origin, backstory and difficulty, every word at a readable
+    size, no text within 3 mm of the trim."""
+    card = GAME.cards[fighter]
+    loaded = layouts()
+    back = draw_back(loaded, back_face(loaded, card))
+    text = " ".join(read_back(back).split())
+    f = card.fields
+    for shown in (fighter, f"{f['style'].upper()} STYLE", "CHARACTER DIFFICULTY",
+                  " ".join(f["origin"].split()), " ".join(f["backstory"].split()), "NOT AN ACTION CARD"):
+        assert shown in text, (fighter, shown)
+    words = {1: "Easy to pick up", 2: "Takes some practice", 3: "Hard to master"}
+    assert words[f["difficulty"]] in text
+    filled = [e for e in back.items if type(e).__name__ == "Ellipse" and e.fill is not None and e.w > 5]
+    assert len(filled) == f["difficulty"]
+    for run in [item for item in back.items if isinstance(item, Run)]:
+        font = load_face(run.font)
+        width = font.width_mm(run.text, run.size)
+        top = run.y - font.ascent * run.size * 0.3528
+        bottom = run.y + font.descent * run.size * 0.3528
+        assert run.x >= 3 and run.x + width <= loaded.width - 3 and top >= 3 and bottom <= loaded.height - 3
+        assert run.size >= 6.0 - 1e-9, (fighter, run.text, run.size)
 
 
 @pytest.mark.parametrize("card", CARDS, ids=lambda c: c.name)

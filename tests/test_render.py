@@ -12,6 +12,7 @@ from cardgen.errors import ContentError
 from cardgen.model import load_game
 from cardgen.paths import bundled_game_ids
 from cardgen.render import render_game
+from cardgen.render.card_backs import back_face, draw_back
 from cardgen.render.display import Run
 from cardgen.render.fonts import load_face
 from cardgen.render.layout import LayoutError, layout_back, layout_face, load_layouts
@@ -42,7 +43,9 @@ def test_every_card_and_back_lays_out_and_every_glyph_is_in_its_font(game_id):
     game = load_game(game_id)
     layouts = load_layouts(game)
     faces = [layout_face(layouts, card) for card in game.cards.values()]
-    faces += [layout_back(layouts, name) for name in layouts.backs]
+    faces += [layout_back(layouts, name) for name in layouts.backs if name not in layouts.card_backs]
+    # a back drawn from its card, for each card that takes it
+    faces += [draw_back(layouts, back) for back in {back_face(layouts, card) for card in game.cards.values()}]
     for face in faces:
         for item in face.items:
             if isinstance(item, Run):

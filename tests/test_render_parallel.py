@@ -17,9 +17,9 @@ from cardgen.render.layout import layout_face, load_layouts
 from cardgen.render.memo import BoundedCache, image_bytes
 from tests.conftest import ROOT
 
-# Combo Fighter's PNGs: 68 cards, 6 backs (the sheets' own among them), 2 player aids and both
-# sides of its 4 power tokens
-COMBO_FIGHTER_PNGS = 81
+# Combo Fighter's PNGs: 68 cards, 9 backs (the default, 4 fighters' decks and each of the 4
+# character sheets' own), 2 player aids and both sides of its 4 power tokens
+COMBO_FIGHTER_PNGS = 84
 
 def test_a_render_of_several_games_starts_one_pool_of_workers(tmp_path, monkeypatch):
     # (a pool a game forked its workers again for each, each warming up on each game: slower than

@@ -44,20 +44,24 @@ class Faces:
         if self.out_dir is None:
             return None
         from cardgen.inputs import face_key
-        from cardgen.render.layout import LayoutError, back_name, layout_back, layout_face
+        from cardgen.render.card_backs import back_face, back_key, back_stem, draw_back
+        from cardgen.render.layout import LayoutError, layout_face
         from cardgen.render.paint_png import png_bytes
 
         try:
             layouts = self.layouts()
-            name = back_name(layouts, card) if back else None
-            key = f"{face_key(layouts, card, f'back:{name}' if back else '')} {dpi}"
-            stem = f"back-{name}" if back else card.stem
+            name = back_face(layouts, card) if back else None
+            # (a shared back is drawn at the card's size: cards of several sizes may share it)
+            drawn = back_key(layouts, name) if back else face_key(layouts, card)
+            key = f"{drawn} {dpi} {layouts.size_of(card.type)}"
+            stem = f"back-{back_stem(layouts.game, name)}" if back else card.stem
             target = Path(self.out_dir) / ASSETS / f"small-{stem}-{dpi}.png"
             stamp = target.with_suffix(".key")
             self.files += [target, stamp]
             if target.is_file() and stamp.is_file() and stamp.read_text() == key:
                 return target
-            face = layout_back(layouts, name, card) if back else layout_face(layouts, card)
+            face = (draw_back(layouts, name, layouts.size_of(card.type)) if back
+                    else layout_face(layouts, card))
             target.parent.mkdir(parents=True, exist_ok=True)
             write_atomic(target, png_bytes(face, dpi))
             write_atomic(stamp, key)

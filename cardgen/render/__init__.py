@@ -24,14 +24,13 @@ from cardgen.inputs import face_key
 from cardgen.model import Card, Game
 from cardgen.outputs import remember
 from cardgen.parallel import can_fork, can_spawn, usable_cpus, worker_pool
+from cardgen.render.card_backs import back_face, back_key, back_stem, draw_back
 from cardgen.render.claims import Claims, chunk_counts, chunk_items
 from cardgen.render.components import face_names, parse_face_name
 from cardgen.render.layout import (
     LayoutError,
     Layouts,
-    back_name,
     compile_templates,
-    layout_back,
     layout_component,
     layout_face,
     layout_reference,
@@ -64,6 +63,8 @@ def png_path(out_dir: Path, game: Game, kind: str, name: str) -> Path:
 
     if kind == "card":
         stem = game.cards[name].stem
+    elif kind == "back":                    # ("NAME/CARD" when drawn from its card: card_backs)
+        stem = back_stem(game, name)
     elif kind == "component":
         stem = face_file_stem(game, name)
     else:
@@ -185,6 +186,8 @@ class _Ready:
         if kind == "component":                 # (drawn from its card, when made for each card)
             made_for = parse_face_name(name)[2]
             key = face_key(self.layouts, self.game.cards[made_for] if made_for else None, f"{kind}:{name}")
+        elif kind == "back":                    # (drawn from its card, when it reads the card)
+            key = back_key(self.layouts, name)
         else:
             key = face_key(self.layouts, card, "" if card is not None else f"{kind}:{name}")
         path = png_path(self.out_dir, self.game, kind, name)
@@ -212,7 +215,8 @@ def _ready(i: int) -> _Ready:
 def _make_ready(game: Game, plan: _Plan, cache: dict) -> _Ready:
     layouts = _with_preset(load_layouts(game), plan.preset)
     issues: list[Issue] = []
-    backs = _backs_taken(layouts, game, issues) | ({"default"} if "default" in layouts.backs else set())
+    default = {"default"} if "default" in layouts.backs and "default" not in layouts.card_backs else set()
+    backs = _backs_taken(layouts, game, issues) | default
     extras = [("back", name) for name in sorted(backs)]
     extras += [("reference", name) for name in (layouts.reference if not plan.only else ())]
     extras += [("component", name) for name in (face_names(layouts) if not plan.only else ())]
@@ -221,11 +225,12 @@ def _make_ready(game: Game, plan: _Plan, cache: dict) -> _Ready:
 
 
 def _backs_taken(layouts: Layouts, game: Game, errors: list[Issue]) -> set[str]:
-    """The backs the cards take; a card whose `back_for` fails is reported in `errors`."""
+    """The back faces the cards take ("NAME", or "NAME/CARD" for a back drawn from its card); a
+    card whose `back_for` fails is reported in `errors`."""
     names = set()
     for card in game.cards.values():
         try:
-            names.add(back_name(layouts, card))
+            names.add(back_face(layouts, card))
         except LayoutError as exc:
             errors.append(exc.issue())
     return names
@@ -402,7 +407,7 @@ def _draw_face(ready: _Ready, kind: str, name: str) -> _Face:
             card = ready.game.cards[made_for] if made_for else None
             face = layout_component(ready.layouts, component, side, card)
         else:
-            face = layout_back(ready.layouts, name)
+            face = draw_back(ready.layouts, name)
     except LayoutError as exc:
         return _Face(kind, path, key, issue=exc.issue())
     image = paint_png(face, ready.dpi)

@@ -132,6 +132,9 @@ class Layouts:
     text_icons: dict = field(default_factory=dict, repr=False)
     # card types of another size than the card's (card.sizes): type id -> (width, height) in mm
     sizes: dict = field(default_factory=dict)
+    # the backs whose elements read the card (`{{ card.backstory }}`): drawn for each card that
+    # takes them, where another back is drawn once and shared (cardgen.render.card_backs)
+    card_backs: set = field(default_factory=set)
 
     def size_of(self, type_id: str | None) -> tuple[float, float]:
         """The trim size of a card type's cards (the card's size for the rest, aids and backs
@@ -189,10 +192,50 @@ def load_layouts(game: Game) -> Layouts:
     if _has_template(layouts.back_for):
         layouts.sources[layouts.back_for] = (raw.line_of("back_for"), "back_for")
     _check_elements(layouts, issues)
+    layouts.card_backs = {name for name, elements in layouts.backs.items() if _reads_card(layouts, elements)}
+    _check_card_back_files(layouts, raw.get("backs"), issues)
+    if layouts.reference_back in layouts.card_backs:
+        issues.add(raw.line_of("reference_back"), "reference_back",
+                   f"the back {layouts.reference_back!r} reads the card it is drawn for, and a player aid "
+                   f"is no card: name a back that does not read `card`")
     issues.issues = list(dict.fromkeys(issues.issues))    # a template used by two types: said once
     issues.raise_if_any()
     layouts.text_icons = {**game.icons, **_picture_icons(layouts)}
     return layouts
+
+
+def _check_card_back_files(layouts: Layouts, raw, issues: IssueList) -> None:
+    """A shared back named as a back drawn from a card is written (sheet-amaya-sol beside sheet
+    drawn for Amaya Sol): the two would share one PNG."""
+    shared = {file_stem(name): name for name in layouts.backs if name not in layouts.card_backs}
+    for name in sorted(layouts.card_backs):
+        for card in layouts.game.cards.values():
+            other = shared.get(f"{file_stem(name)}-{card.stem}")
+            if other is not None:
+                issues.add(raw.line_of(other), f"backs.{other}",
+                           f"would share its file name with backs.{name} drawn for card {card.name!r} "
+                           f"(line {raw.line_of(name)}): rename one of them")
+
+
+def _reads_card(layouts: Layouts, value) -> bool:
+    """Whether elements read the card they are drawn for (`card` in an expression of their own,
+    their groups', flows' or placeholders'). A template they `use` does not count: a frame shared
+    with the faces may read the card (a colour by the card's type) and the back stay shared."""
+    from jinja2 import TemplateSyntaxError, nodes
+
+    if isinstance(value, str):
+        if not _has_template(value):
+            return False
+        try:
+            tree = layouts.parsed.get(value) or layouts.parsed.setdefault(value, layouts.env.parse(value))
+        except TemplateSyntaxError:         # (reported by the check)
+            return False
+        return any(node.name == "card" for node in tree.find_all(nodes.Name))
+    if isinstance(value, dict):
+        return any(_reads_card(layouts, v) for v in value.values())
+    if isinstance(value, (list, tuple)):
+        return any(_reads_card(layouts, v) for v in value)
+    return False
 
 
 def _picture_icons(layouts: Layouts) -> dict[str, InlineImage]:

@@ -20,13 +20,12 @@ from cardgen.fsutil import read_record, write_atomic
 from cardgen.inputs import DRAWING_CODE, code_digest, face_key
 from cardgen.model import Card
 from cardgen.parallel import can_fork, first_of_each, usable_cpus, worker_pool
+from cardgen.render.card_backs import back_face, draw_back
 from cardgen.render.display import Ellipse, Face, Line, Picture, Polygon, Rect, Run, Turned
 from cardgen.render.layout import (
     LayoutError,
     Layouts,
-    back_name,
     compile_templates,
-    layout_back,
     layout_face,
     layout_reference,
 )
@@ -65,10 +64,10 @@ def lay_out(layouts: Layouts, cards: list[Card], with_backs: bool, cache: Path |
         by_name: dict[tuple, Face] = {}
         for card in cards:
             try:
-                # (a back is drawn at the size of its card)
-                which = back_name(layouts, card, deck), layouts.size_of(card.type)
+                # (a back is drawn at the size of its card; one drawn from its card, for it alone)
+                which = back_face(layouts, card, deck), layouts.size_of(card.type)
                 if which not in by_name:
-                    by_name[which] = layout_back(layouts, which[0], size=which[1])
+                    by_name[which] = draw_back(layouts, which[0], size=which[1])
                 backs[card.name] = by_name[which]
             except LayoutError as exc:
                 issues.append(exc.issue())

@@ -71,6 +71,7 @@ class _Pictures:
     def _png(self, card: Card | None, back: str | None) -> Path | None:
         from cardgen.inputs import face_key
         from cardgen.render import png_path
+        from cardgen.render.card_backs import back_key
 
         if self.rendered is None or not isinstance(self.stamps, dict):
             return None
@@ -80,7 +81,7 @@ class _Pictures:
             stamp = self.stamps.get(path.name)
         else:
             path = png_path(self.rendered, game, "back", back)
-            key, stamp = face_key(self.layouts, None, f"back:{back}"), self.stamps.get(f"back:{path.name}")
+            key, stamp = back_key(self.layouts, back), self.stamps.get(f"back:{path.name}")
         return path if stamp == key and path.is_file() else None
 
     def get(self, face, size: tuple[int, int], dpi: float, card: Card | None = None,
