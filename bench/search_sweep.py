@@ -4,9 +4,9 @@ Each game plays the same seeded matches twice through `cardgen simulate`'s runne
 bot at its default strength against greedy, seats alternating, invariant checks off): on one
 process (`--jobs 1`) and on two (`--jobs 2`); the table gives the seconds of each, the speed-up
 and whether the two sweeps' reports are the same (they must be: a match depends only on its
-seed; the report's time left out). The issue asks for 1,000 matches a game: at 1-3 s a match
-for Amfibido and Combo Fighter that is about an hour on one core, so the default is fewer
-(MATCHES). The runner hands a slow bot's seeds out two at a time (fast bots' by the twenty or
+seed; the report's time left out). The issue asks for 1,000 matches a game: at about 0.5 s
+(Amfibido) and 0.8 s (Combo Fighter) a match that is 8 and 14 minutes on one core, so the
+default is fewer (MATCHES). The runner hands a slow bot's seeds out two at a time (fast bots' by the twenty or
 more), so both workers stay busy to the end. The machine may be shared: a busy second core lowers
 the speed-up.
 Usage: .venv/bin/python bench/search_sweep.py [MATCHES [GAME...]]   (default 80, every bundled
