@@ -11,19 +11,23 @@ plays two rollout players that think far more than the search bot does:
   deck in order (not the dice, which are drawn anew each rollout). No fair player can know more,
   so against greedy it is an upper bound on what skill can do.
 
-Each row: one bot in one seat (going round the seats), greedy (or the opponent named) in the
-others, seeds FIRST_SEED on; the score counts a draw as an equal share; the interval is Wilson's
-95%; CPU is the process time of the row. The machine may be shared: CPU times are noisy, scores
-are not (a seed replays its match).
+Each row plays duplicate matches (cardgen/sim/duplicate.py): every seed from FIRST_SEED once with
+the bot in each seat in turn and greedy (or the opponent named) in the others, so the deal and the
+seats' luck fall alike on both. The score counts a draw as an equal share; the interval is the 95%
+interval of the mean over seeds; "first" and "not first" split the bot's score by whether its seat
+took the first turn (the engine's `first_player`), beside what the opponent scored from the same
+seat of the same deals. CPU is the process time of the row's workers. The machine may be shared:
+CPU times are noisy, scores are not (a seed replays its match).
 
-    .venv/bin/python bench/skill_ceiling.py GAME [--matches N] [--rollouts R] [--rows ROW ...]
-    e.g. bench/skill_ceiling.py content/dojo-duel --matches 200
+    .venv/bin/python bench/skill_ceiling.py GAME [--seeds N] [--rollouts R] [--rows ROW ...] [--jobs J]
+    e.g. bench/skill_ceiling.py content/dojo-duel --seeds 300
 """
 
 from __future__ import annotations
 
 import argparse
 import random
+import resource
 import sys
 import time
 from pathlib import Path
@@ -34,11 +38,11 @@ from cardgen.engines import load_engine  # noqa: E402
 from cardgen.model import load_game  # noqa: E402
 from cardgen.sim import bots as bots_module  # noqa: E402
 from cardgen.sim.bots import GreedyBot  # noqa: E402
-from cardgen.sim.report import wilson  # noqa: E402
-from cardgen.sim.runner import match_setups, play_match  # noqa: E402
+from cardgen.sim.duplicate import duplicate_matches  # noqa: E402
 
 FIRST_SEED = 1000
-ROWS = ["greedy-random", "search-greedy", "rollout-greedy", "oracle-greedy"]
+# greedy-greedy: the seat's share of a match, with equal players on both sides
+ROWS = ["greedy-greedy", "greedy-random", "search-greedy", "rollout-greedy", "oracle-greedy"]
 
 
 class RolloutBot:
@@ -95,44 +99,47 @@ class OracleBot(RolloutBot):
     sees_all = True
 
 
-def score_row(engine, bot: str, opponent: str, matches: int) -> tuple[float, float]:
-    """The bot's score over `matches` seeded matches against `opponent` in the other seats, and
-    the CPU seconds it took."""
-    setups = match_setups(engine, None)
-    players = len(setups[0].seats)
-    score, start = 0.0, time.process_time()
-    for seed in range(FIRST_SEED, FIRST_SEED + matches):
-        seats = [opponent] * players
-        seats[seed % players] = bot
-        result = play_match(engine, setups, seed, seats, check_invariants=False)
-        if result.conflicts:
-            raise SystemExit(f"seed {seed}: {result.conflicts[0]}")
-        score += 1 / players if result.winner is None else result.bots[result.winner] == bot
-    return score, time.process_time() - start
+def cpu_seconds() -> float:
+    """CPU time of this process and of its workers that have ended."""
+    children = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return time.process_time() + children.ru_utime + children.ru_stime
+
+
+def by_first_turn(result) -> tuple[float | None, float | None]:
+    """The bot's mean share in the matches its seat took the first turn, and in the others."""
+    first = [m.share for m in result.matches if m.first_player == m.seat]
+    other = [m.share for m in result.matches if m.first_player is not None and m.first_player != m.seat]
+    return (sum(first) / len(first) if first else None, sum(other) / len(other) if other else None)
 
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("game", help="a game folder, e.g. content/dojo-duel")
-    parser.add_argument("--matches", type=int, default=100, help="matches a row (default: 100)")
+    parser.add_argument("--seeds", type=int, default=100,
+                        help="seeds a row, each played once per seat (default: 100)")
     parser.add_argument("--rollouts", type=int, default=8,
                         help="greedy rollouts a move for rollout and oracle (default: 8)")
     parser.add_argument("--rows", nargs="+", default=ROWS,
                         help=f"BOT-OPPONENT pairs to play (default: {' '.join(ROWS)})")
+    parser.add_argument("--jobs", type=int, default=2, help="processes (default: 2)")
     args = parser.parse_args()
     RolloutBot.rollouts = args.rollouts
     bots_module.BUILTIN_BOTS.update(rollout=RolloutBot, oracle=OracleBot)
     engine = load_engine(load_game(args.game))
-    print(f"{args.game}: seeds {FIRST_SEED}-{FIRST_SEED + args.matches - 1}, {args.rollouts} rollouts "
-          "a move for rollout/oracle, seats alternating, draws an equal share")
-    print(f"{'bot':<12} {'against':<10} {'matches':>7} {'score':>7} {'rate':>5} {'95% interval':>13} "
-          f"{'CPU s':>7}")
+    seeds = range(FIRST_SEED, FIRST_SEED + args.seeds)
+    print(f"{args.game}: duplicate matches, seeds {seeds[0]}-{seeds[-1]} each played with the bot in "
+          f"every seat; {args.rollouts} rollouts a move for rollout/oracle; draws an equal share")
+    print(f"{'bot':<12} {'against':<10} {'matches':>7} {'score':>6} {'95% interval':>13} {'first':>6} "
+          f"{'not first':>9} {'CPU s':>7}")
     for row in args.rows:
         bot, _, opponent = row.partition("-")
-        score, cpu = score_row(engine, bot, opponent or "greedy", args.matches)
-        low, high = wilson(score, args.matches)
-        print(f"{bot:<12} {opponent or 'greedy':<10} {args.matches:>7} {score:>7.4g} "
-              f"{score / args.matches:>5.0%} {f'{low:.0%}-{high:.0%}':>13} {cpu:>7.1f}", flush=True)
+        start = cpu_seconds()
+        result = duplicate_matches(engine, bot, opponent or "greedy", seeds, jobs=args.jobs)
+        cpu = cpu_seconds() - start
+        low, high = result.interval
+        first, other = (f"{x:.0%}" if x is not None else "-" for x in by_first_turn(result))
+        print(f"{bot:<12} {opponent or 'greedy':<10} {len(result.matches):>7} {result.score:>6.1%} "
+              f"{f'{low:.1%}-{high:.1%}':>13} {first:>6} {other:>9} {cpu:>7.1f}", flush=True)
     return 0
 
 
