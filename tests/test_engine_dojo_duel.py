@@ -381,6 +381,27 @@ def test_kicker_adds_yin_and_yang_for_its_round_only(engine, seat):
     assert mine["kicker_state"] == "used" and mine["yang"] == 0
 
 
+@pytest.mark.parametrize("p1_field, points, choice", [
+    # the kicker (Circle of Hands, 6/6) would save 4 and deal 5: 9 of its 12, a round not worth it
+    (["Feint", "Formal Bow"], 20, ("keep",)),
+    # it would save 6 and deal 6: all it can ever do
+    (["Snap Punch", "Snap Punch"], 20, ("reveal",)),
+    # the same 9 of 12 when the 4 points it saves are the last ones
+    (["Feint", "Formal Bow"], 4, ("reveal",)),
+])
+def test_the_greedy_bot_keeps_its_kicker_for_a_round_worth_it(engine, p1_field, points, choice):
+    """A kicker is revealed once: kept, it is worth nearly all its Yin and Yang in a later round
+    of the player's choosing (KICKER_WEIGHT). At half its value the greedy bot revealed it in the
+    first round it would save or deal half its value, and lost 55-56% of duplicate matches to the
+    same bot valuing it right (bench/heuristic_weights.py)."""
+    state = position(engine, first=0, phase="reveal", p0={
+        "field": ["Formal Bow", "Formal Bow"], "kicker": "Circle of Hands", "points": points,
+        "deck": ["Formal Bow"] * 8}, p1={
+        "field": p1_field, "kicker_used": True, "deck": ["Formal Bow"] * 8})
+    assert state.to_move == 0
+    assert GreedyBot(engine, random.Random(3), 0).choose(state, engine.legal_actions(state)) == choice
+
+
 def test_recycle_shuffles_into_a_new_deck_with_the_game_rng(engine):
     def after(seed):
         state = position(engine, seed=seed, first=0, phase="answer", turn=2,

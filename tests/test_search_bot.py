@@ -81,13 +81,13 @@ FIRST_SEED = 1000
 # machine (about 155 s before the search stopped a settled move's playouts and redeal got faster).
 BEATS_GREEDY = {("adapt", 2): 60, ("adapt", 3): 60, ("amiibart", 2): 60, ("amfibido", 2): 120,
                 ("combo-fighter", 2): 60}
-# Not met (issue 22, item 1): Dojo Duel's search scores 50% over 300 seeds (45-56%), 48-51% with
-# 4x the playouts or with the opponent's hand shown to it. bench/skill_ceiling.py plays stronger
-# players: one that tries each move with greedy rollouts to the end, 48% (43-54%, 300 seeds) with
-# 16 rollouts a move and 56% (50-63%, 200 seeds) with 64; the same seeing every hidden card and
-# deck order, 53% (48-59%) and 61% (54-67%). There is some room above greedy, but only for a look
-# far deeper and dearer (about 2 s of CPU a match, 30 times the search's) than a few hundred
-# one-move playouts, and a test of it would cost many minutes.
+# Not met (issue 22, item 1), and Dojo Duel leaves little room to meet it. In duplicate matches
+# (bench/skill_ceiling.py: each seed once with the search in each seat) the search scores 50.6%
+# against greedy over seeds 1000-1999 (49.3-51.9%). The best fair player we have, greedy
+# rollouts to the end of the match for each move (64 a move, 30 times the search's CPU), scores
+# 53.2% (48.8-57.7%, 100 seeds); one that also sees every hidden card and deck order, 58.0%
+# (53.4-62.6%). Those two had found a flaw in greedy, now mended: it valued a kept kicker at half
+# its worth (content/dojo-duel/engine/heuristic.py), and they scored 58.5% and 62.3% against it.
 NOT_YET = {("dojo-duel", 2): 100}
 
 
