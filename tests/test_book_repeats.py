@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import shutil
 
+import pytest
+
 from cardgen.model import load_game
 from cardgen.paths import content_dir
 from cardgen.publish import sections
@@ -27,8 +29,9 @@ def test_the_glossary_points_to_the_card_anatomy_for_a_field_it_explains():
     assert items["Starting hand"]["text"]
 
 
-def test_a_ruling_stated_by_a_chapter_box_is_not_listed_again():
-    game = load_game("dojo-duel")
+@pytest.mark.parametrize("game_id", ["dojo-duel", "amfibido"])     # (Amfibido's boxes: draft.deal_order...)
+def test_a_ruling_stated_by_a_chapter_box_is_not_listed_again(game_id):
+    game = load_game(game_id)
     book = assemble(game)
     listed = [str(i["text"]) for n in _blocks(book, "rulings") if n["kind"] == "cited" for i in n["items"]]
     boxed = [r for r in game.rulings if r.box]
@@ -40,17 +43,18 @@ def test_a_ruling_stated_by_a_chapter_box_is_not_listed_again():
     assert len(alone[0]["items"]) == len(game.rulings)
 
 
-def test_a_ruling_box_must_name_a_table_with_a_doc_line(tmp_path):
+@pytest.mark.parametrize("name", ["no_such_table", "kicker.no_such_part"])
+def test_a_ruling_box_must_name_a_table_with_a_doc_line(tmp_path, name):
     from cardgen.errors import ContentError
 
     folder = tmp_path / "dd"
     shutil.copytree(content_dir() / "dojo-duel", folder)
-    text = (folder / "game.yaml").read_text().replace("box: first_turn", "box: no_such_table", 1)
+    text = (folder / "game.yaml").read_text().replace("box: first_turn", f"box: {name}", 1)
     (folder / "game.yaml").write_text(text)
     try:
         load_game(str(folder))
     except ContentError as exc:
-        assert any("no_such_table" in str(i) and "box" in str(i) for i in exc.issues)
+        assert any(name in str(i) and "box" in str(i) for i in exc.issues)
     else:
         raise AssertionError("a ruling box naming no table loaded")
 

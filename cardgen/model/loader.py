@@ -43,6 +43,7 @@ from cardgen.model.game import (
 )
 from cardgen.model.sheetcards import cards_in_tables
 from cardgen.model.sheetfile import is_sheet_file, read_tables
+from cardgen.model.tables import doc_line
 from cardgen.paths import resolve_game_folder
 from cardgen.yamlio import LineDict, as_written, line_of, read_yaml
 
@@ -260,7 +261,7 @@ class GameLoader:
                 out.append(Ruling(item.strip(), None, line))
             elif isinstance(item, dict) and isinstance(item.get("rule"), str):
                 cites, box = item.get("cites"), item.get("box")
-                if isinstance(box, str) and not _has_doc(tables.get(box)):
+                if isinstance(box, str) and not doc_line(tables, box):
                     issues.add(item.line_of("box", line) if hasattr(item, "line_of") else line,
                                f"rulings[{i}].box", f"tables has no {box!r} with a doc line to print")
                 out.append(Ruling(item["rule"].strip(),
@@ -598,8 +599,3 @@ def _icon_images(icons) -> dict[str, IconImage]:
     return {name: IconImage(str(v["image"]), None if v.get("colour") is None else str(v["colour"]),
                             line_of(v, icons.line_of(name) if isinstance(icons, LineDict) else None))
             for name, v in icons.items() if isinstance(v, dict) and isinstance(v.get("image"), str)}
-
-
-def _has_doc(table) -> bool:
-    """A game.yaml table a [[ruling:NAME]] box can print: a doc line, or a line of text."""
-    return isinstance(table, str) or (isinstance(table, dict) and isinstance(table.get("doc"), str))

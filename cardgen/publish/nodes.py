@@ -144,23 +144,3 @@ def _columns(items: list[dict]) -> list:
             if key not in cols:
                 cols.append(key)
     return cols
-
-
-def lookup(tables: dict, path: str) -> Any:
-    """tables['a']['b'] for 'a.b' (integer keys too); KeyError naming the missing part."""
-    value: Any = tables
-    done = []
-    for part in path.split("."):
-        done.append(part)
-        if isinstance(value, dict):
-            if part in value:
-                value = value[part]
-                continue
-            if part.lstrip("-").isdigit() and int(part) in value:
-                value = value[int(part)]
-                continue
-        elif isinstance(value, list) and part.isdigit() and int(part) < len(value):
-            value = value[int(part)]
-            continue
-        raise KeyError(f"game.yaml tables has no {'.'.join(done)}")
-    return value

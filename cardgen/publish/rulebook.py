@@ -9,6 +9,7 @@ from markupsafe import Markup, escape
 
 from cardgen.errors import ContentError, Issue
 from cardgen.model import Game
+from cardgen.model.tables import lookup
 from cardgen.outputs import remember
 from cardgen.publish import anatomy, diagrams, sections
 from cardgen.publish.booklet import impose, padding
@@ -24,7 +25,6 @@ from cardgen.publish.document import (
 )
 from cardgen.publish.faces import Faces, showcase
 from cardgen.publish.length import length_note
-from cardgen.publish.nodes import lookup
 
 DEFAULT_PAPER = "a5"
 BOOKLET_FILE = "rulebook-booklet.pdf"

@@ -20,10 +20,11 @@ from markupsafe import Markup, escape
 from cardgen.errors import ContentError, Issue
 from cardgen.model import Game
 from cardgen.model.fields import CardRefSpec, EnumSpec, IntSpec
+from cardgen.model.tables import doc_line, lookup
 from cardgen.publish import anatomy, keywords
 from cardgen.publish.aid import aid_sections
 from cardgen.publish.icons import html_icons
-from cardgen.publish.nodes import human, is_flat, lookup, rich, to_nodes
+from cardgen.publish.nodes import human, is_flat, rich, to_nodes
 
 # The fonts a published PDF embeds, for the credits (folder, family, licence).
 FONTS = [("crimson-text", "Crimson Text", "SIL Open Font License 1.1"),
@@ -271,8 +272,8 @@ def ruling(game: Game, arg: str | None = None) -> list[dict]:
     """A table's `doc` line, printed as a ruling box: [[ruling:kicker]]."""
     if not arg:
         raise KeyError("[[ruling:NAME]] needs the name of a game.yaml table with a doc line")
-    value = lookup(game.tables, arg)
-    doc = value.get("doc") if isinstance(value, dict) else value if isinstance(value, str) else None
+    lookup(game.tables, arg)            # (KeyError naming the missing part)
+    doc = doc_line(game.tables, arg)
     if not doc:
         raise KeyError(f"game.yaml tables.{arg} has no doc line")
     return [{"kind": "ruling", "text": rich(doc, html_icons(game))}]
