@@ -23,8 +23,9 @@ from cardgen.model.fields import BoolSpec, EnumSpec, IntSpec, KeywordSpec, ListS
 from cardgen.outputs import remember
 from cardgen.paths import templates_dir
 from cardgen.publish.icons import SITE_INK, html_icons
-from cardgen.render import png_path
-from cardgen.render.thumbnail import RECORD, bleed_pixels, thumbnail_jpeg, thumbnail_path
+from cardgen.render import cache_entry, png_path
+from cardgen.render.layout import Layouts
+from cardgen.render.thumbnail import RECORD, bleed_pixels, thumbnail_jpeg, thumbnail_name, thumbnail_of
 
 MAX_NUMERIC_FILTER = 16   # an int field with at most this many values gets a filter
 
@@ -40,10 +41,11 @@ def build_site(game: Game, out_dir: Path) -> list[Path]:
     env.filters["show"] = lambda value: show_value(value, game)
     filters = filter_fields(game)
     decks = _decks(game)
-    bleed = _bleed_mm(game)
-    thumbs = _Thumbnails(out_dir, site, bleed)
+    layouts = _layouts(game)
+    thumbs = _Thumbnails(out_dir, site, layouts.bleed if layouts is not None else 0.0)
     cards = [_card_data(game, card, out_dir, site, thumbs) for card in game.cards.values()]
-    for card, scale in zip(cards, card_scales(game), strict=True):
+    backs = [_back_data(layouts, card, out_dir, thumbs) for card in game.cards.values()]
+    for card, scale in zip(cards, card_scales(game, layouts), strict=True):
         card["scale"] = scale
     thumbs.save()
     written = []
@@ -58,10 +60,10 @@ def build_site(game: Game, out_dir: Path) -> list[Path]:
     written.append(write_atomic(site / "index.html", env.get_template("index.html").render(
         **common, filters=filters, root="")))
     card_page = env.get_template("card.html")
-    for card, info in zip(game.cards.values(), cards, strict=True):
+    for card, info, back in zip(game.cards.values(), cards, backs, strict=True):
         in_decks = [d for d in decks if card.name in d["counts"]]
         written.append(write_atomic(site / "card" / f"{info['slug']}.html", card_page.render(
-            **common, card=card, info=info, fields=fields_for_page(game, card), in_decks=in_decks,
+            **common, card=card, info=info, back=back, fields=fields_for_page(game, card), in_decks=in_decks,
             keywords={k: game.keywords[k] for k in card.get("keywords") or [] if k in game.keywords},
             root="../")))
     deck_page = env.get_template("deck.html")
@@ -71,6 +73,7 @@ def build_site(game: Game, out_dir: Path) -> list[Path]:
         written.append(write_atomic(site / "deck" / f"{deck['slug']}.html", deck_page.render(
             **common, deck=deck, rows=rows, root="../")))
     written += [site / card["image"] for card in cards if card["image"]]
+    written += sorted({site / back["image"] for back in backs if back is not None})
     remember(game, out_dir, {"site": written})
     return written
 
@@ -118,26 +121,20 @@ def numeric_fields(game: Game) -> list[str]:
     return names
 
 
-def _bleed_mm(game: Game) -> float:
-    """The bleed the card images were drawn with, so thumbnails can show the card as cut."""
+def _layouts(game: Game) -> Layouts | None:
+    """The layouts the card images were drawn with (their bleed, so thumbnails show the card as
+    cut; their sizes; the backs the cards take); None for a game without layouts.yaml."""
     if not (game.folder / "layouts.yaml").is_file():
-        return 0.0
+        return None
     from cardgen.render.layout import load_layouts
 
-    return load_layouts(game).bleed
+    return load_layouts(game)
 
 
-def card_scales(game: Game) -> list[float]:
+def card_scales(game: Game, layouts: Layouts | None) -> list[float]:
     """Each card's width as a percentage of the widest card's, so that a game whose card types
     differ in size (card.sizes) shows each at its size; 100 for all when they are one size."""
-    if not (game.folder / "layouts.yaml").is_file():
-        return [100.0] * len(game.cards)
-    from cardgen.errors import ContentError
-    from cardgen.render.layout import load_layouts
-
-    try:
-        layouts = load_layouts(game)
-    except ContentError:                # (the render reports it; the site shows what there is)
+    if layouts is None:
         return [100.0] * len(game.cards)
     widest = max(width for width, _ in layouts.all_sizes())
     return [round(100 * layouts.size_of(card.type)[0] / widest, 2) for card in game.cards.values()]
@@ -145,7 +142,7 @@ def card_scales(game: Game) -> list[float]:
 
 def _card_data(game: Game, card: Card, out_dir: Path, site: Path, thumbs: _Thumbnails) -> dict:
     image = png_path(out_dir, game, "card", card.name)
-    thumb = thumbs.make(image, thumbnail_path(out_dir, card.stem))
+    thumb = thumbs.make(image, thumbnail_of(out_dir, "card", card.stem))
     values = {"type": card.type}
     for name, value in card.fields.items():
         if isinstance(value, (str, int, bool)) or (isinstance(value, list) and all(
@@ -162,6 +159,34 @@ def _card_data(game: Game, card: Card, out_dir: Path, site: Path, thumbs: _Thumb
     }
 
 
+def back_picture(layouts: Layouts, card: Card, out_dir: Path) -> tuple[str, Path] | None:
+    """The back face `card` takes with no deck given (card_backs.back_face: "NAME", or
+    "NAME/CARD" when drawn from the card) and where the render writes its PNG; None when its
+    `back_for` fails (the render reports that)."""
+    from cardgen.render.card_backs import back_face
+    from cardgen.render.layout import LayoutError
+
+    try:
+        face = back_face(layouts, card)
+    except LayoutError:
+        return None
+    return face, png_path(out_dir, layouts.game, "back", face)
+
+
+def _back_data(layouts: Layouts | None, card: Card, out_dir: Path, thumbs: _Thumbnails) -> dict | None:
+    """The back shown beside a card's face on its page: a thumbnail (one for all the cards that
+    share a back) linking to the full PNG; None when the render drew no back for it."""
+    picture = back_picture(layouts, card, out_dir) if layouts is not None else None
+    if picture is None:
+        return None
+    face, image = picture
+    thumb = thumbnail_of(out_dir, "back", image.stem)
+    if not thumbs.make(image, thumb, entry=cache_entry("back", image)):
+        return None
+    return {"image": thumb.relative_to(out_dir / "site").as_posix(), "full_image": f"../backs/{image.name}",
+            "own": "/" in face}                # ("NAME/CARD": drawn from this card)
+
+
 class _Thumbnails:
     """The cards' JPEGs, each made again when its card PNG was drawn from other inputs: the PNG's
     key (cardgen.inputs.face_key, which render records in cards/.cache.json) is kept beside the
@@ -171,23 +196,30 @@ class _Thumbnails:
 
     def __init__(self, out_dir: Path, site: Path, bleed_mm: float):
         self.drawn = read_record(out_dir / "cards" / ".cache.json")
-        self.folder, self.bleed = site / "img", bleed_mm
+        self.out_dir, self.folder, self.bleed = out_dir, site / "img", bleed_mm
         self.made = read_record(self.folder / RECORD)
         self.before = dict(self.made)
+        self.done: set[str] = set()         # (made or found current in this build)
 
-    def make(self, source: Path, target: Path) -> bool:
-        """The thumbnail of one card PNG; False when the card has no PNG."""
+    def make(self, source: Path, target: Path, entry: str | None = None) -> bool:
+        """The thumbnail of one PNG of out/<game> (a card's, or a back's: `entry` is then its
+        entry in cards/.cache.json, "back:NAME.png"); False when there is no PNG. A shared back
+        is made once, however many cards show it."""
         if not source.is_file():
             return False
-        key = self.drawn.get(source.name)
-        if key is not None and target.is_file() and self.made.get(target.name) == key:
+        name = thumbnail_name(self.out_dir, target)
+        if name in self.done:
+            return True
+        self.done.add(name)
+        key = self.drawn.get(entry or source.name)
+        if key is not None and target.is_file() and self.made.get(name) == key:
             return True
         from PIL import Image
 
         with Image.open(source) as image:
             cut = bleed_pixels(self.bleed, image.info.get("dpi", (300, 300))[0] or 300)
             write_atomic(target, thumbnail_jpeg(image.convert("RGB"), cut))
-        self.made[target.name] = key          # (None: a PNG render did not record, made each time)
+        self.made[name] = key          # (None: a PNG render did not record, made each time)
         return True
 
     def save(self) -> None:

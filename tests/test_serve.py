@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import http.client
 import os
+import shutil
 import subprocess
 import sys
 import time
@@ -12,6 +13,7 @@ import time
 import pytest
 
 from cardgen.errors import ContentError
+from cardgen.model import load_game
 from cardgen.scaffold import new_game
 from cardgen.serve.server import PreviewServer, out_file
 from tests.browser import Served, chromium_page, needs_browser
@@ -41,9 +43,13 @@ def test_the_page_follows_saves_shows_mistakes_and_keeps_the_last_good_cards(tmp
         forager = page.locator("#card-forager")
         expect(page.locator("#status .state.ok")).to_contain_text("all good", timeout=120_000)
         expect(forager.locator(".fields")).to_contain_text(FORAGER_TEXT)
-        picture = forager.locator("img")
+        picture = forager.locator("img.face")
         old_picture = picture.get_attribute("src")
         assert picture.evaluate("img => img.complete && img.naturalWidth > 600")
+        back = forager.locator("img.back")          # (the game's one back, beside every face)
+        assert back.get_attribute("src").startswith("/out/backs/default.png?v=")
+        back.scroll_into_view_if_needed()
+        page.wait_for_function("img => img.complete && img.naturalWidth > 600", arg=back.element_handle())
         for link in ("proxies-letter.pdf", "proxies-a4.pdf", "rulebook.pdf", "player-aids.pdf"):
             assert page.locator(f"#prints a[href^='/out/{link}?v=']").count() == 1, link
         expect(page.locator("#matches .summary")).to_contain_text("500 matches")
@@ -175,3 +181,55 @@ def test_card_text_in_the_page_is_escaped(tmp_path):
     preview.stage_done(GameBuild(str(folder), game=load_game(folder)))
     html = published[-1]["sections"]["cards"]
     assert "<script>" not in html and "&lt;script&gt;alert(1)&lt;/script&gt; <b>bold</b>" in html
+
+
+# -- each card's back beside its face (issue 25, leftover) --------------------------------------------
+
+def _backs_shown(html: str) -> dict[str, str]:
+    """card stem -> the address of the back its figure shows."""
+    import re
+
+    return dict(re.findall(r'<figure class="card" id="card-([^"]+)">(?:(?!</figure>).)*?'
+                           r'<img class="back" src="([^"]+)"', html, re.S))
+
+
+def test_the_cards_show_their_backs_and_an_edited_back_is_shown_afresh(tmp_path):
+    """Driven as `cardgen serve` drives it (watch: build_game, the page rendered after each stage;
+    here only the stages up to the cards'): Combo Fighter's sheets show their own story sides, its
+    action cards their fighter's shared back; a saved backstory gives that sheet's back a new
+    address (drawn again) and leaves the others'; a saved layouts.yaml back is shown as drawn anew."""
+    from cardgen.build import build_game
+    from cardgen.paths import content_dir
+    from cardgen.serve.page import Preview
+    from cardgen.watch import stages_for
+
+    folder = tmp_path / "combo-fighter"
+    shutil.copytree(content_dir() / "combo-fighter", folder, ignore=shutil.ignore_patterns("out"))
+    out = tmp_path / "out" / "combo-fighter"
+    published = []
+    preview = Preview(tmp_path / "out", published.append)
+
+    def saved(*files) -> dict[str, str]:
+        assert all("cards" in stages_for([folder / f], folder) for f in files)   # (watch redraws them)
+        build_game(str(folder), tmp_path / "out", ("check", "cards"), stage_done=preview.stage_done)
+        return _backs_shown(published[-1]["sections"]["cards"])
+
+    first = saved()
+    assert first["amaya-sol"].startswith("/out/backs/sheet-amaya-sol.png?v=")
+    assert first["teodor-balan"].startswith("/out/backs/sheet-teodor-balan.png?v=")
+    assert first["anchor-drop"].startswith("/out/backs/oskar-brannvik.png?v=")       # (Oskar's attack)
+    assert len(first) == len(load_game(folder).cards)
+
+    sheet = folder / "cards" / "amaya-sol" / "sheet.yaml"
+    sheet.write_text(sheet.read_text().replace("Amaya grew up", "Amaya Sol grew up"))
+    second = saved("cards/amaya-sol/sheet.yaml")
+    assert [stem for stem in first if first[stem] != second[stem]] == ["amaya-sol"]
+
+    oskar = (out / "backs" / "oskar-brannvik.png").read_bytes()
+    layouts = folder / "layouts.yaml"
+    text = layouts.read_text()
+    layouts.write_text(text.replace('{text: "Oskar Brannvik", at:', '{text: "Oskar B.", at:', 1))
+    third = saved("layouts.yaml")
+    assert third["anchor-drop"].startswith("/out/backs/oskar-brannvik.png?v=")
+    assert third["anchor-drop"] != second["anchor-drop"]
+    assert (out / "backs" / "oskar-brannvik.png").read_bytes() != oskar

@@ -16,13 +16,18 @@ from tests.browser import chromium_page, needs_browser
 from tests.conftest import ROOT
 
 
-@pytest.fixture(scope="module")
-def dojo_site(tmp_path_factory):
+def _built_site(tmp_path_factory, game_id: str):
+    """A bundled game's cards rendered and its site built: (its site folder, the game)."""
     out = tmp_path_factory.mktemp("out")
-    game = load_game("dojo-duel")
+    game = load_game(game_id)
     render_game(game, out)
     build_site(game, out / game.id)
     return out / game.id / "site", game
+
+
+@pytest.fixture(scope="module")
+def dojo_site(tmp_path_factory):
+    return _built_site(tmp_path_factory, "dojo-duel")
 
 
 def site_data(site: Path) -> dict:
@@ -218,3 +223,68 @@ def test_nested_fields_are_escaped():
     spec = RecordSpec({"name": StrSpec(), "text": StrSpec(text=True)})
     shown = str(show_value(FieldValue({"name": "<script>x</script>", "text": "<img src=y>"}, spec), game))
     assert "<script>" not in shown and "<img" not in shown and "&lt;script&gt;" in shown
+
+
+# -- the back beside the face (issue 25, leftover) --------------------------------------------------
+
+@pytest.fixture(scope="module")
+def fighter_site(tmp_path_factory):
+    return _built_site(tmp_path_factory, "combo-fighter")
+
+
+def _back_shown(page: Path) -> tuple[str, str] | None:
+    """The back a card page shows: (its thumbnail's address, its link), or None."""
+    import re
+
+    found = re.search(r'<figure class="side back">\s*<a href="([^"]+)"><img src="([^"]+)"', page.read_text())
+    return (found.group(2), found.group(1)) if found else None
+
+
+def test_each_character_sheets_page_shows_its_own_story_side(fighter_site):
+    from PIL import Image
+
+    from cardgen.render.layout import load_layouts
+    from cardgen.render.thumbnail import bleed_pixels, thumbnail_jpeg
+
+    site, game = fighter_site
+    bleed = load_layouts(game).bleed
+    sheets = [card for card in game.cards.values() if card.type == "character"]
+    shown = {}
+    for card in sheets:
+        thumbnail, link = _back_shown(site / "card" / f"{card.stem}.html")
+        assert (thumbnail, link) == (f"../img/backs/sheet-{card.stem}.jpg",
+                                     f"../../backs/sheet-{card.stem}.png")
+        png = site.parent / "backs" / f"sheet-{card.stem}.png"
+        with Image.open(png) as picture:        # (that back, cut at its trim line as the face is)
+            cut = bleed_pixels(bleed, picture.info["dpi"][0])
+            assert (site / "card" / thumbnail).read_bytes() == thumbnail_jpeg(picture.convert("RGB"), cut)
+        shown[card.name] = (site / "card" / thumbnail).read_bytes()
+    assert len(set(shown.values())) == len(sheets) == 4        # four stories, each its own
+
+
+def test_a_card_taking_a_shared_back_shows_it_from_one_thumbnail(fighter_site):
+    site, game = fighter_site
+    oskars = [card for card in game.cards.values() if card.get("character") == "Oskar Brannvik"]
+    assert len(oskars) > 5
+    for card in oskars:
+        assert _back_shown(site / "card" / f"{card.stem}.html") == ("../img/backs/oskar-brannvik.jpg",
+                                                                   "../../backs/oskar-brannvik.png")
+    # one thumbnail per back drawn, not one per card
+    assert sorted(p.stem for p in (site / "img" / "backs").glob("*.jpg")) == sorted(
+        p.stem for p in (site.parent / "backs").glob("*.png"))
+
+
+def test_a_card_whose_back_was_not_drawn_shows_none(tmp_path):
+    folder = _guild(tmp_path)
+    out = tmp_path / "out" / "lantern-guild"
+    game = load_game(folder)
+    render_game(game, tmp_path / "out")
+    build_site(game, out)
+    fog = out / "site" / "card" / "sea-fog.html"
+    assert _back_shown(fog) == ("../img/backs/fog.jpg", "../../backs/fog.png")
+    (out / "backs" / "fog.png").unlink()
+    build_site(game, out)
+    assert _back_shown(fog) is None and "backs/" not in fog.read_text()
+    assert not (out / "site" / "img" / "backs" / "fog.jpg").exists()       # (its thumbnail went with it)
+    assert _back_shown(out / "site" / "card" / "market-crier.html") == ("../img/backs/default.jpg",
+                                                                       "../../backs/default.png")

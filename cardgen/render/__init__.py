@@ -191,7 +191,7 @@ class _Ready:
         else:
             key = face_key(self.layouts, card, "" if card is not None else f"{kind}:{name}")
         path = png_path(self.out_dir, self.game, kind, name)
-        return path, key, self.cache.get(_cache_entry(kind, path)) != key or not path.is_file()
+        return path, key, self.cache.get(cache_entry(kind, path)) != key or not path.is_file()
 
     def to_draw(self) -> int:
         faces = [("card", card.name) for card in self.cards] + self.extras
@@ -236,7 +236,7 @@ def _backs_taken(layouts: Layouts, game: Game, errors: list[Issue]) -> set[str]:
     return names
 
 
-def _cache_entry(kind: str, path: Path) -> str:
+def cache_entry(kind: str, path: Path) -> str:
     """A face's entry in cards/.cache.json: "name.png", "back:name.png", "reference:name.png",
     "component:name.png"."""
     return path.name if kind == "card" else f"{kind}:{path.name}"
@@ -413,17 +413,17 @@ def _draw_face(ready: _Ready, kind: str, name: str) -> _Face:
     image = paint_png(face, ready.dpi)
     write_atomic(path, encode_png(image, ready.dpi))
     thumbnail = None
-    if kind == "card" and _HERE["plan"].thumbnails:
-        thumbnail = _write_thumbnail(image, ready, name)
+    if kind in ("card", "back") and _HERE["plan"].thumbnails:
+        thumbnail = _write_thumbnail(image, ready, kind, path)
     return _Face(kind, path, key, drawn=True, thumbnail=thumbnail)
 
 
-def _write_thumbnail(image, ready: _Ready, name: str) -> Path:
-    from cardgen.render.thumbnail import bleed_pixels, recorded_dpi, thumbnail_jpeg, thumbnail_path
+def _write_thumbnail(image, ready: _Ready, kind: str, png: Path) -> Path:
+    """The site's thumbnail of a card or a back (the site shows each card's back beside it)."""
+    from cardgen.render.thumbnail import bleed_pixels, recorded_dpi, thumbnail_jpeg, thumbnail_of
 
     cut = bleed_pixels(ready.layouts.bleed, recorded_dpi(ready.dpi))
-    path = thumbnail_path(ready.out_dir, ready.game.cards[name].stem)
-    return write_atomic(path, thumbnail_jpeg(image, cut))
+    return write_atomic(thumbnail_of(ready.out_dir, kind, png.stem), thumbnail_jpeg(image, cut))
 
 
 def _keep_freed_memory() -> None:
@@ -474,6 +474,8 @@ class _Gathered:
         self.started: float | None = None
 
     def add(self, chunk: _Chunk) -> None:
+        from cardgen.render.thumbnail import thumbnail_name
+
         now = time.perf_counter()
         if self.started is None:
             self.started = now - chunk.seconds
@@ -489,17 +491,17 @@ class _Gathered:
             elif not face.drawn:
                 self.result.skipped += 1
             else:
-                self.cache[_cache_entry(face.kind, face.path)] = face.key
+                self.cache[cache_entry(face.kind, face.path)] = face.key
                 self.result.written.append(face.path)
                 if face.thumbnail is not None:
-                    self.thumbnail_keys[face.thumbnail.name] = face.key
+                    self.thumbnail_keys[thumbnail_name(self.out_dir, face.thumbnail)] = face.key
         self.left -= chunk.items
         if self.left == 0:
             self._finish()
             self.result.seconds = now - self.started
 
     def _finish(self) -> None:
-        from cardgen.render.thumbnail import RECORD, thumbnail_path
+        from cardgen.render.thumbnail import RECORD, thumbnail_of
 
         cards = self.out_dir / "cards"
         if self.result.written or self.result.errors:
@@ -512,7 +514,9 @@ class _Gathered:
         # thumbnails, when this render makes them (else they are the site's to keep or remove).
         scopes = {"cards": [p for p in self.files if p.is_file()]}
         if self.makes_thumbnails:
-            thumbnails = [thumbnail_path(self.out_dir, card.stem) for card in self.cards]
+            thumbnails = [thumbnail_of(self.out_dir, "card", card.stem) for card in self.cards]
+            thumbnails += [thumbnail_of(self.out_dir, "back", p.stem) for p in self.files
+                           if p.parent.name == FOLDERS["back"]]
             scopes["thumbnails"] = [p for p in thumbnails if p.is_file()]
         remember(self.game, self.out_dir, scopes, complete=self.whole,
                  earlier={"cards": _cached_files(self.out_dir, self.cache)})

@@ -1,4 +1,5 @@
-"""The site's card thumbnails: a card's picture cut at the trim line, 450 px wide, as JPEG.
+"""The site's card thumbnails: a card's picture cut at the trim line, 450 px wide, as JPEG; and
+each back's the same way (site/img/backs/<stem>.jpg), shown beside the cards that take it.
 
 Made by the render from the picture it has just painted (site/img/<stem>.jpg beside the card PNG),
 and by the site from the PNG for a card the render drew without them. Both cut and shrink the same
@@ -20,6 +21,21 @@ RECORD = ".keys.json"
 def thumbnail_path(out_dir: Path, stem: str) -> Path:
     """out/<game>/site/img/<stem>.jpg: the thumbnail of the card whose PNG is cards/<stem>.png."""
     return out_dir / "site" / "img" / f"{stem}.jpg"
+
+
+def thumbnail_of(out_dir: Path, kind: str, stem: str) -> Path:
+    """The thumbnail of a card ("card": cards/<stem>.png) or of a back ("back": backs/<stem>.png,
+    shown beside the cards that take it: site/img/backs/<stem>.jpg, a folder of its own, as a back
+    and a card may share a name)."""
+    if kind == "card":
+        return thumbnail_path(out_dir, stem)
+    return out_dir / "site" / "img" / "backs" / f"{stem}.jpg"
+
+
+def thumbnail_name(out_dir: Path, path: Path) -> str:
+    """A thumbnail's entry in site/img/.keys.json: its path inside site/img ("fire-bolt.jpg",
+    "backs/default.jpg")."""
+    return path.relative_to(out_dir / "site" / "img").as_posix()
 
 
 def recorded_dpi(dpi: float) -> float:

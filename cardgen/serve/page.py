@@ -51,6 +51,7 @@ class Preview(BuildWatcher):
         self.changed: list[str] = []
         self.ended: float | None = None     # the seconds the last build took, once it ends
         self.result: GameBuild | None = None    # the last build's, until the next one has its own
+        self.backs: tuple[Game | None, dict[str, str]] = (None, {})     # (a game, its cards' backs)
 
     def started(self, changed: list[Path]) -> None:
         self.changed = [p.name for p in changed[:3]] + (["..."] if len(changed) > 3 else [])
@@ -70,18 +71,21 @@ class Preview(BuildWatcher):
     def show(self) -> None:
         self.version += 1
         out_dir = self.out_root / self.game.id if self.game is not None else None
+        if self.game is not None and self.backs[0] is not self.game:     # (each build loads its game)
+            self.backs = (self.game, back_files(self.game, out_dir))
         sections = render_sections(self.env, self.game, self.result, out_dir, status={
             "building": self.ended is None, "changed": self.changed, "seconds": self.ended,
-            "clock": time.strftime("%H:%M:%S")})
+            "clock": time.strftime("%H:%M:%S")}, backs=self.backs[1])
         self.publish({"version": self.version, "out": str(out_dir) if out_dir else None,
                       "title": f"{self.game.name if self.game else 'cardgen'}: preview",
                       "sections": sections})
 
 
 def render_sections(env, game: Game | None, result: GameBuild | None, out_dir: Path | None,
-                    status: dict) -> dict[str, str]:
+                    status: dict, backs: dict[str, str] | None = None) -> dict[str, str]:
     """{section: HTML} for the page. `game`: the last game that loaded (None: none yet);
-    `result`: the build so far (None: before the first check)."""
+    `result`: the build so far (None: before the first check); `backs`: the PNG of each card's
+    back (back_files)."""
     problems = problem_lines(result) if result is not None else []
     common = {"game": game, "result": result, "status": status, "problems": problems,
               "stale": result is not None and result.game is None and game is not None}
@@ -89,8 +93,10 @@ def render_sections(env, game: Game | None, result: GameBuild | None, out_dir: P
         from cardgen.engines import has_engine
         from cardgen.site import fields_for_page, show_value
 
-        common["cards"] = [_card(game, card, out_dir, fields_for_page(game, card))
+        backs = backs or {}
+        common["cards"] = [_card(game, card, out_dir, fields_for_page(game, card), backs.get(card.name))
                            for card in game.cards.values()]
+        common["two_sided"] = any(card["back"] for card in common["cards"])
         common["show"] = lambda value: show_value(value, game)
         pdfs = sorted(p.name for p in out_dir.glob("*.pdf"))
         common["sheets"] = [(name, file_url(out_dir, name)) for name in pdfs if name not in BOOKS]
@@ -102,11 +108,29 @@ def render_sections(env, game: Game | None, result: GameBuild | None, out_dir: P
     return {name: env.get_template(f"{name}.html").render(common) for name in SECTIONS}
 
 
-def _card(game: Game, card, out_dir: Path, fields) -> dict:
+def _card(game: Game, card, out_dir: Path, fields, back: str | None) -> dict:
     from cardgen.errors import display_path
     from cardgen.render import png_path
 
     return {"name": card.name, "stem": card.stem, "type": game.card_types[card.type].label,
             "copies": card.copies, "fields": fields, "where": f"{display_path(card.file)}:{card.line}",
             "image": file_url(out_dir, png_path(out_dir, game, "card", card.name).relative_to(out_dir)
-                              .as_posix())}
+                              .as_posix()),
+            "back": file_url(out_dir, back) if back else None}
+
+
+def back_files(game: Game, out_dir: Path) -> dict[str, str]:
+    """Each card's back as the site shows it (the back it takes with no deck given): card name ->
+    its PNG inside out/<game>, "backs/<stem>.png". Empty when the layouts do not load (the cards
+    stage says why). The page links the file with its time and size, so a back drawn again after
+    an edit (layouts.yaml's back, the card a back is drawn from) is shown afresh."""
+    from cardgen.errors import ContentError
+    from cardgen.render.layout import load_layouts
+    from cardgen.site import back_picture
+
+    try:
+        layouts = load_layouts(game)
+    except ContentError:
+        return {}
+    pictures = {card.name: back_picture(layouts, card, out_dir) for card in game.cards.values()}
+    return {name: found[1].relative_to(out_dir).as_posix() for name, found in pictures.items() if found}
