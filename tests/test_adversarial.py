@@ -332,6 +332,30 @@ def test_a_back_for_that_fails_is_reported_and_the_faces_are_drawn(tmp_path, cap
     assert (out / "tide-runners" / "cards" / "squall.png").is_file()
 
 
+def test_an_expression_written_alike_on_a_face_and_a_back_fails_at_each_line(tmp_path, capsys):
+    """Combo Fighter's character sheets: the same failing text on the sheet's face and on its own
+    back is reported at the face's line for the face and at the back's line for the back (it was
+    reported at the face's line for both: expressions were looked up by their text alone)."""
+    folder = tmp_path / "cf"
+    shutil.copytree(ROOT / "content" / "combo-fighter", folder)
+    layouts = folder / "layouts.yaml"
+    text = layouts.read_text()
+    failing = '    - {text: "{{ card.difficulty // 0 }}", at: [4, 4, 20, 4], style: sheet_sub}\n'
+    face = '  character:\n    - {rect: bleed, fill: "{{ card.name | slug }}"}\n'
+    back = "    - {rect: bleed, fill: paper}\n    - {rect: [-3.175, -3.175, 69.85, 26.175]"
+    assert text.count(face) == 1 and text.count(back) == 1
+    text = text.replace(face, face + failing).replace(back, failing + back)
+    layouts.write_text(text)
+    lines = text.splitlines()
+    face_line = lines.index(failing.rstrip("\n")) + 1
+    back_line = lines.index(failing.rstrip("\n"), face_line) + 1
+    assert cli.main(["render", str(folder), "--out", str(tmp_path / "out")]) == 2
+    errors = capsys.readouterr().err.strip().splitlines()
+    where = {line.split(": card ")[0] for line in errors if "ZeroDivisionError" in line}
+    assert where == {f"error: {layouts}:{face_line}: types.character[2].text",
+                     f"error: {layouts}:{back_line}: backs.sheet[1].text"}, errors
+
+
 def _guild_with_check(tmp_path: Path, check: str) -> Path:
     folder = tmp_path / "guild"
     shutil.copytree(GUILD, folder)

@@ -119,8 +119,9 @@ class Layouts:
     # compiled when first used, or all at once by compile_templates before forking workers
     parsed: dict = field(default_factory=dict, repr=False)
     compiled: dict = field(default_factory=dict, repr=False)
-    # template source -> (its line in layouts.yaml, the setting): where an expression that fails
-    # for a card is reported (the first place it is written)
+    # template source -> [(its line in layouts.yaml, the setting), ...]: every place it is written.
+    # An expression that fails for a card is reported at the place in the face or back being
+    # drawn (Context.scope), so one written alike on a face and a back is reported at each.
     sources: dict = field(default_factory=dict, repr=False)
     # cardgen.inputs.face_key's memo: each face's key, and the hash of the part they all share
     keys: dict = field(default_factory=dict, repr=False)
@@ -190,7 +191,7 @@ def load_layouts(game: Game) -> Layouts:
         issues.add(raw.line_of("backs"), "backs", "needs a `default` back (or `back_for:`)")
     layouts.env = _environment(layouts)
     if _has_template(layouts.back_for):
-        layouts.sources[layouts.back_for] = (raw.line_of("back_for"), "back_for")
+        layouts.sources[layouts.back_for] = [(raw.line_of("back_for"), "back_for")]
     _check_elements(layouts, issues)
     layouts.card_backs = {name for name, elements in layouts.backs.items() if _reads_card(layouts, elements)}
     _check_card_back_files(layouts, raw.get("backs"), issues)
@@ -621,11 +622,12 @@ class Context:
         self.jinja_vars: dict | None = None
         self.boxes: list[FieldBox] | None = None     # filled by field_boxes() only
         self.size = layouts.size_of(card.type if card is not None else None)   # the face's trim size
+        self.scope = ""         # the face or back drawn ("types.attack", "backs.sheet"), for errors
 
     def child(self, **variables) -> Context:
         ctx = Context.__new__(Context)
         ctx.layouts, ctx.card, ctx.vars = self.layouts, self.card, {**self.vars, **variables}
-        ctx.memo, ctx.jinja_vars, ctx.boxes, ctx.size = {}, None, self.boxes, self.size
+        ctx.memo, ctx.jinja_vars, ctx.boxes, ctx.size, ctx.scope = {}, None, self.boxes, self.size, self.scope
         return ctx
 
     def note_box(self, element, kind: str, box) -> None:
@@ -659,8 +661,11 @@ class Context:
             raise self._failed(raw, exc) from None
 
     def _failed(self, raw: str, exc: Exception) -> LayoutError:
-        """An expression that failed for this card, at its line of layouts.yaml."""
-        line, where = self.layouts.sources.get(raw, (None, None))
+        """An expression that failed for this card, at its line of layouts.yaml: where the face or
+        back being drawn writes it (else the first place it is written, such as a template)."""
+        places = self.layouts.sources.get(raw) or [(None, None)]
+        inside = (self.scope + ".", self.scope + "[")
+        line, where = next((p for p in places if self.scope and p[1] and p[1].startswith(inside)), places[0])
         words = f"{type(exc).__name__}: {exc}" if str(exc) else type(exc).__name__
         if line is None:
             return LayoutError(self.card, "expression", f"{raw.strip()} failed: {words}")
@@ -894,7 +899,9 @@ def _check_templates(element, where, fields, issues, layouts, loop_vars=frozense
         except TemplateSyntaxError as exc:
             issues.add(element.line_of(key), f"{where}.{key}", f"template error: {exc.message}")
             continue
-        layouts.sources.setdefault(value, (element.line_of(key), f"{where}.{key}"))
+        places = layouts.sources.setdefault(value, [])
+        if (element.line_of(key), f"{where}.{key}") not in places:      # (a template used twice)
+            places.append((element.line_of(key), f"{where}.{key}"))
         for node in tree.find_all(nodes.Getattr):
             if isinstance(node.node, nodes.Name) and node.node.name == "card" and node.attr not in fields:
                 issues.add(element.line_of(key), f"{where}.{key}",
@@ -949,8 +956,8 @@ def field_boxes(layouts: Layouts, card: Card) -> tuple[Face, list[FieldBox]]:
 def _layout(layouts: Layouts, card: Card, boxes: list | None) -> Face:
     face = Face(card.name, *layouts.size_of(card.type), layouts.bleed, radius=layouts.radius)
     ctx = Context(layouts, card)
-    ctx.boxes = boxes
-    _render(layouts.types[card.type], ctx, face.items, f"types.{card.type}", (0.0, 0.0))
+    ctx.boxes, ctx.scope = boxes, f"types.{card.type}"
+    _render(layouts.types[card.type], ctx, face.items, ctx.scope, (0.0, 0.0))
     return face
 
 
@@ -1031,7 +1038,8 @@ def layout_back(layouts: Layouts, name: str, card: Card | None = None,
     ctx = Context(layouts, card)
     ctx.size = size or (ctx.size if card is not None else back_size(layouts, name))
     face = Face(f"back: {name}", *ctx.size, layouts.bleed, radius=layouts.radius)
-    _render(layouts.backs[name], ctx, face.items, f"backs.{name}", (0.0, 0.0))
+    ctx.scope = f"backs.{name}"
+    _render(layouts.backs[name], ctx, face.items, ctx.scope, (0.0, 0.0))
     return face
 
 
@@ -1053,7 +1061,9 @@ def back_size(layouts: Layouts, name: str) -> tuple[float, float]:
 def layout_reference(layouts: Layouts, name: str) -> Face:
     """A card-sized player aid (layouts.yaml `reference:`), drawn from the game's tables."""
     face = Face(f"reference: {name}", layouts.width, layouts.height, layouts.bleed, radius=layouts.radius)
-    _render(layouts.reference[name], Context(layouts, None), face.items, f"reference.{name}", (0.0, 0.0))
+    ctx = Context(layouts, None)
+    ctx.scope = f"reference.{name}"
+    _render(layouts.reference[name], ctx, face.items, ctx.scope, (0.0, 0.0))
     return face
 
 
@@ -1064,7 +1074,8 @@ def layout_component(layouts: Layouts, key: str, side: str, card: Card | None = 
     face = Face(f"{label(component, card)} ({side})", component.width, component.height, component.bleed)
     ctx = Context(sized(layouts, component), card)
     ctx.size = (component.width, component.height)     # (not the card's own size)
-    where = f"components.{key}.{side}" + (f" ({card.name})" if card is not None else "")
+    ctx.scope = f"components.{key}.{side}"
+    where = ctx.scope + (f" ({card.name})" if card is not None else "")
     _render(component.sides[side], ctx, face.items, where, (0.0, 0.0))
     return face
 
