@@ -104,3 +104,16 @@ def test_every_ganged_component_mark_prints_on_every_paper_and_option(tmp_path):
                                        keep=lambda _s, found: found and all(map(_is_crest, found)))]
     assert pages
     assert not failures, "\n".join(failures[:20]) + f"\n({len(failures)} in all)"
+
+
+@pytest.mark.parametrize("paper", ["letter", "a4"])
+def test_every_page_says_which_page_it_is(tmp_path, paper):
+    """The margin's page label ("Combo Fighter · faces 25/25 · a4") is on every page, the token
+    pages too: where their margin holds only three of the note, two rulers and the label, the
+    2 cm ruler gives way (on A4 the label had been left out)."""
+    [path] = make_sheets(load_game("combo-fighter"), tmp_path, options=SheetOptions(papers=(paper,)),
+                         force=True)
+    for number, page in enumerate(pypdf.PdfReader(path).pages, 1):
+        text = page.extract_text() or ""
+        for wanted in ("PRINT AT 100%", "1 in", "Combo Fighter · "):
+            assert wanted in text, f"{paper} page {number}: no {wanted!r}"

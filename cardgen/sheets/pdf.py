@@ -366,6 +366,20 @@ def _fold_line(canvas, imp: Imposition) -> None:
     canvas.restoreState()
 
 
+def _fit(items: list[tuple], free) -> dict:
+    """Each (width, paint) item at the start of the first free stretch (start, end) it fits in, in
+    order, 4 mm apart: {item: start}; an item no stretch holds is left out."""
+    stretches = [list(stretch) for stretch in free]
+    placed = {}
+    for item in items:
+        for stretch in stretches:
+            if stretch[1] - stretch[0] >= item[0]:
+                placed[item] = stretch[0]
+                stretch[0] += item[0] + 4.0
+                break
+    return placed
+
+
 class _Notes:
     """The margin notes: print at 100%, a 1-inch and a 2-cm ruler, and which page this is."""
 
@@ -395,20 +409,18 @@ class _Notes:
         elif self.offset != (0.0, 0.0):
             label.append(f"backs moved {self.offset[0]:+g} mm across, {self.offset[1]:+g} mm down")
         label = label if two_lines else label[:1]
-        items = [
-            (self._note_width(two_lines), lambda u: self._lines(u, depth, self.NOTE, two_lines, True)),
-            (self._ruler_width(25.4, "1 in"), lambda u: self._ruler(u, depth, 25.4, 4, "1 in")),
-            (self._ruler_width(20.0, "2 cm"), lambda u: self._ruler(u, depth, 20.0, 20, "2 cm")),
-            (max(self.regular.width_mm(t, 6) for t in label),
-             lambda u: self._lines(u, depth, label, two_lines, False)),
-        ]
-        stretches = [list(s) for s in band.free]
-        for width, paint in items:
-            for stretch in stretches:
-                if stretch[1] - stretch[0] >= width:
-                    paint(stretch[0])
-                    stretch[0] += width + 4.0
-                    break
+        note = (self._note_width(two_lines), lambda u: self._lines(u, depth, self.NOTE, two_lines, True))
+        inch = (self._ruler_width(25.4, "1 in"), lambda u: self._ruler(u, depth, 25.4, 4, "1 in"))
+        cm = (self._ruler_width(20.0, "2 cm"), lambda u: self._ruler(u, depth, 20.0, 20, "2 cm"))
+        page = (max(self.regular.width_mm(t, 6) for t in label),
+                lambda u: self._lines(u, depth, label, two_lines, False))
+        # Which page this is matters more than a second ruler (backs are matched to their faces
+        # by it): where the band's stretches hold only three of the four, the 2 cm ruler goes.
+        placed = _fit([note, inch, cm, page], band.free)
+        if page not in placed:
+            placed = _fit([note, inch, page], band.free)
+        for (_, paint), u in placed.items():
+            paint(u)
         c.restoreState()
 
     def _text(self, u: float, v: float, text: str, size: float, bold: bool) -> None:
