@@ -12,8 +12,6 @@ not cards (a player mat, power tokens) come as two-sided tiles beside the decks 
 
 from __future__ import annotations
 
-import hashlib
-import io
 import json
 import math
 from dataclasses import dataclass
@@ -21,11 +19,11 @@ from pathlib import Path
 
 from cardgen.fsutil import read_record, write_atomic
 from cardgen.model import Card, Deck, Game
+from cardgen.sheets.tts_shared import MAX_DPI, MAX_PX, encode, guid, painted_at_trim
 from cardgen.sheets.tts_tiles import export_tiles
 
-MAX_COLS, MAX_ROWS, MAX_PX = 10, 7, 4096
+MAX_COLS, MAX_ROWS = 10, 7
 PER_SHEET = MAX_COLS * MAX_ROWS - 1      # the last slot is the hidden face
-MAX_DPI = 300
 POKER = (63.5, 88.9)
 UPLOAD_NOTE = (
     "Tabletop Simulator needs the images at URLs: upload them (TTS Cloud Manager, Steam Workshop "
@@ -93,34 +91,14 @@ class _Pictures:
             with Image.open(png) as image:
                 k = image.width / (face.width + 2 * face.bleed)          # px per mm of that PNG
                 if abs(image.height - (face.height + 2 * face.bleed) * k) > 2:
-                    return self._painted(face, size, dpi)   # (a back drawn at another card size)
+                    return painted_at_trim(face, size, dpi)     # (a back drawn at another card size)
                 b = face.bleed * k
                 box = (b, b, b + face.width * k, b + face.height * k)
                 # Hamming, not Lanczos: half the time (8 ms a card, not 16), within a JPEG's own
                 # noise of it (mean difference 1 level of 255), as the site's thumbnails
                 return image.convert("RGB").resize(size, Image.HAMMING, box=box)
-        return self._painted(face, size, dpi)
-
-    @staticmethod
-    def _painted(face, size: tuple[int, int], dpi: float):
-        from cardgen.render.paint_png import paint_png
-
-        image = paint_png(face, dpi)
-        edge = round(face.bleed * dpi / 25.4)     # cell_size rounds the trim down: the cut stays inside
-        return image.crop((edge, edge, edge + size[0], edge + size[1]))
-
-
-def _encode(image, fmt: str) -> bytes:
-    buf = io.BytesIO()
-    if fmt == "png":
-        image.save(buf, "PNG", optimize=False, compress_level=6)
-    else:
-        image.save(buf, "JPEG", quality=90, subsampling=0)
-    return buf.getvalue()
-
-
-def _guid(*parts) -> str:
-    return hashlib.sha256("\x00".join(map(str, parts)).encode()).hexdigest()[:6]
+        # (cell_size rounds the trim down: the cut stays inside it)
+        return painted_at_trim(face, size, dpi)
 
 
 def export_tts(game: Game, out_dir: Path, deck: Deck | None = None, fmt: str = "jpg",
@@ -182,7 +160,7 @@ def export_tts(game: Game, out_dir: Path, deck: Deck | None = None, fmt: str = "
         hidden_face = picture(None, first_back, (cw, ch), dpi)
         sheet.paste(hidden_face, ((hidden % cols) * cw, (hidden // cols) * ch))
         face_path = out_dir / f"{stem}-faces-{sheet_no}.{fmt}"
-        images.append(write_atomic(face_path, _encode(sheet, fmt)))
+        images.append(write_atomic(face_path, encode(sheet, fmt)))
         unique = len(chunk_backs) > 1
         if unique:
             back_sheet = Image.new("RGB", sheet.size, "white")
@@ -193,14 +171,14 @@ def export_tts(game: Game, out_dir: Path, deck: Deck | None = None, fmt: str = "
                     painted[id(backs[i])] = picture(None, backs[i], (cw, ch), dpi)
                 back_sheet.paste(painted[id(backs[i])], ((slot % cols) * cw, (slot // cols) * ch))
             back_path = out_dir / f"{stem}-backs-{sheet_no}.{fmt}"
-            images.append(write_atomic(back_path, _encode(back_sheet, fmt)))
+            images.append(write_atomic(back_path, encode(back_sheet, fmt)))
         else:
             # (a back drawn at another size than the card's (card.sizes) has a name of its own)
             other = (first_back.width, first_back.height) != (layouts.width, layouts.height)
             size = f"-{first_back.width:g}x{first_back.height:g}".replace(".", "_") if other else ""
             back_path = out_dir / f"{stem}-back-{_slugname(first_back.name)}{size}.{fmt}"
             if back_path not in images:
-                images.append(write_atomic(back_path, _encode(hidden_face, fmt)))
+                images.append(write_atomic(back_path, encode(hidden_face, fmt)))
         custom_decks[str(sheet_no)] = {
             "FaceURL": face_path.name, "BackURL": back_path.name, "NumWidth": cols, "NumHeight": rows,
             "BackIsHidden": True, "UniqueBack": unique, "Type": 0,
@@ -208,7 +186,7 @@ def export_tts(game: Game, out_dir: Path, deck: Deck | None = None, fmt: str = "
         sheets.append({"id": sheet_no, "cols": cols, "rows": rows, "cards": len(chunk),
                        "size": sheet.size, "hidden_slot": hidden, "dpi": round(dpi, 1)})
     data = _saved_objects(game, title, wanted, faces, ids_of, custom_decks)
-    tiles = export_tiles(load.parts, out_dir, stem, fmt, _encode, game.id, z=-4.0)
+    tiles = export_tiles(load.parts, out_dir, stem, fmt, game.id, z=-4.0)
     images += tiles.images
     data["ObjectStates"] += tiles.objects
     json_path = write_atomic(out_dir / f"{stem}.json", json.dumps(data, indent=2, ensure_ascii=False) + "\n")
@@ -318,7 +296,7 @@ def _saved_object(game: Game, title: str, wanted, ids_of: dict, custom_decks: di
                 "Name": "Card", "Transform": _transform(scale=scale), "Nickname": card.name,
                 "Description": game.card_types[card.type].label, "CardID": card_id,
                 "CustomDeck": {deck_key: custom_decks[deck_key]}, "Hands": True, "SidewaysCard": False,
-                "GUID": _guid(game.id, title, card.name, copy),
+                "GUID": guid(game.id, title, card.name, copy),
             })
     if len(contained) == 1:
         obj = {**contained[0], "Nickname": contained[0]["Nickname"]}
@@ -327,7 +305,7 @@ def _saved_object(game: Game, title: str, wanted, ids_of: dict, custom_decks: di
             "Name": "Deck", "Transform": _transform(scale=scale), "Nickname": title, "Description": "",
             "Hands": False, "SidewaysCard": False, "HideWhenFaceDown": True,
             "DeckIDs": deck_ids, "CustomDeck": custom_decks, "ContainedObjects": contained,
-            "GUID": _guid(game.id, title),
+            "GUID": guid(game.id, title),
         }
     return {"SaveName": title, "GameMode": "", "Date": "", "Table": "", "Sky": "", "Note": "",
             "Rules": "", "XmlUI": "", "LuaScript": "", "LuaScriptState": "", "ObjectStates": [obj],

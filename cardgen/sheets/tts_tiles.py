@@ -9,13 +9,12 @@ its longer side. Images are painted at up to 300 dpi, within TTS's 4096 px limit
 
 from __future__ import annotations
 
-import hashlib
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from cardgen.fsutil import write_atomic
+from cardgen.sheets.tts_shared import MAX_DPI, MAX_PX, encode, guid, painted_at_trim
 
-MAX_PX, MAX_DPI = 4096, 300
 UNIT_MM = 63.5 / 2.2            # one TTS unit, by a poker card's width at scale 1
 TILE_UNITS = 2.0                # a custom tile's longer side at scale 1
 THICKNESS = 0.1                 # TTS units: card stock
@@ -27,7 +26,7 @@ class Tiles:
     objects: list[dict] = field(default_factory=list)
 
 
-def export_tiles(parts, out_dir: Path, stem: str, fmt: str, encode, game_id: str, z: float) -> Tiles:
+def export_tiles(parts, out_dir: Path, stem: str, fmt: str, game_id: str, z: float) -> Tiles:
     """Write each distinct side's image as <stem>-<label>-front|back.<fmt> into out_dir, and
     make a tile per copy (`parts`: cardgen.sheets.pdf.Part), in a row at z."""
     from cardgen.filenames import file_stem
@@ -50,13 +49,9 @@ def export_tiles(parts, out_dir: Path, stem: str, fmt: str, encode, game_id: str
 
 
 def _picture(face):
-    from cardgen.render.paint_png import paint_png
-
     dpi = min(MAX_DPI, (MAX_PX - 1) / (max(face.width, face.height) / 25.4))
-    image = paint_png(face, dpi).convert("RGB")
-    k = dpi / 25.4
-    edge = round(face.bleed * k)
-    return image.crop((edge, edge, edge + round(face.width * k), edge + round(face.height * k)))
+    size = (round(face.width * dpi / 25.4), round(face.height * dpi / 25.4))
+    return painted_at_trim(face, size, dpi).convert("RGB")
 
 
 def _tile(part, front: str, back: str, x: float, z: float, game_id: str, n: int) -> dict:
@@ -68,5 +63,5 @@ def _tile(part, front: str, back: str, x: float, z: float, game_id: str, n: int)
         "CustomImage": {"ImageURL": front, "ImageSecondaryURL": back, "ImageScalar": 1.0, "WidthScale": 0.0,
                         "CustomTile": {"Type": 0, "Thickness": THICKNESS, "Stackable": False,
                                        "Stretch": False}},
-        "GUID": hashlib.sha256(f"{game_id}\x00{part.label}\x00{n}".encode()).hexdigest()[:6],
+        "GUID": guid(game_id, part.label, n),
     }
