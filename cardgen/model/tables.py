@@ -26,12 +26,16 @@ def lookup(tables: dict, path: str) -> Any:
     return value
 
 
-def doc_line(tables: dict, path: str) -> str | None:
+def doc_of(table) -> str | None:
     """What a [[ruling:NAME]] box prints of a table: its `doc` line, or the table itself when it is
-    a line of text; None when it has neither (or there is no such table)."""
+    a line of text; None when it has neither."""
+    doc = table.get("doc") if isinstance(table, dict) else table
+    return doc if isinstance(doc, str) and doc.strip() else None
+
+
+def doc_line(tables: dict, path: str) -> str | None:
+    """doc_of the table named `path`; None when there is no such table."""
     try:
-        value = lookup(tables, path)
+        return doc_of(lookup(tables, path))
     except KeyError:
         return None
-    doc = value.get("doc") if isinstance(value, dict) else value
-    return doc if isinstance(doc, str) and doc.strip() else None

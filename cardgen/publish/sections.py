@@ -20,7 +20,7 @@ from markupsafe import Markup, escape
 from cardgen.errors import ContentError, Issue
 from cardgen.model import Game
 from cardgen.model.fields import CardRefSpec, EnumSpec, IntSpec
-from cardgen.model.tables import doc_line, lookup
+from cardgen.model.tables import doc_of, lookup
 from cardgen.publish import anatomy, keywords
 from cardgen.publish.aid import aid_sections
 from cardgen.publish.icons import html_icons
@@ -272,8 +272,7 @@ def ruling(game: Game, arg: str | None = None) -> list[dict]:
     """A table's `doc` line, printed as a ruling box: [[ruling:kicker]]."""
     if not arg:
         raise KeyError("[[ruling:NAME]] needs the name of a game.yaml table with a doc line")
-    lookup(game.tables, arg)            # (KeyError naming the missing part)
-    doc = doc_line(game.tables, arg)
+    doc = doc_of(lookup(game.tables, arg))      # (KeyError naming the missing part)
     if not doc:
         raise KeyError(f"game.yaml tables.{arg} has no doc line")
     return [{"kind": "ruling", "text": rich(doc, html_icons(game))}]
