@@ -74,10 +74,10 @@ def main() -> int:
         bots_module.BUILTIN_BOTS["changed"] = greedy_with(engine, changes)
         result = duplicate_matches(engine, "changed", "greedy", seeds, jobs=args.jobs)
         low, high = result.interval
-        first = [m.share for m in result.matches if m.first_player == m.seat]
+        first = result.by_first_turn[0]
         label = ", ".join(f"{k}={v:g}" for k, v in changes.items())
         print(f"{label:<40} {result.score:>6.1%} {f'{low:.1%}-{high:.1%}':>13} "
-              f"{sum(first) / len(first) if first else 0:>6.1%}", flush=True)
+              f"{f'{first:.1%}' if first is not None else '-':>6}", flush=True)
     return 0
 
 

@@ -15,8 +15,8 @@ Each row plays duplicate matches (cardgen/sim/duplicate.py): every seed from FIR
 the bot in each seat in turn and greedy (or the opponent named) in the others, so the deal and the
 seats' luck fall alike on both. The score counts a draw as an equal share; the interval is the 95%
 interval of the mean over seeds; "first" and "not first" split the bot's score by whether its seat
-took the first turn (the engine's `first_player`), beside what the opponent scored from the same
-seat of the same deals. CPU is the process time of the row's workers. The machine may be shared:
+took the first turn (the engine's `first_player`); the greedy mirror row gives what that seat
+alone is worth. CPU is the process time of the row's workers. The machine may be shared:
 CPU times are noisy, scores are not (a seed replays its match).
 
     .venv/bin/python bench/skill_ceiling.py GAME [--seeds N] [--rollouts R] [--rows ROW ...] [--jobs J]
@@ -105,13 +105,6 @@ def cpu_seconds() -> float:
     return time.process_time() + children.ru_utime + children.ru_stime
 
 
-def by_first_turn(result) -> tuple[float | None, float | None]:
-    """The bot's mean share in the matches its seat took the first turn, and in the others."""
-    first = [m.share for m in result.matches if m.first_player == m.seat]
-    other = [m.share for m in result.matches if m.first_player is not None and m.first_player != m.seat]
-    return (sum(first) / len(first) if first else None, sum(other) / len(other) if other else None)
-
-
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("game", help="a game folder, e.g. content/dojo-duel")
@@ -137,7 +130,7 @@ def main() -> int:
         result = duplicate_matches(engine, bot, opponent or "greedy", seeds, jobs=args.jobs)
         cpu = cpu_seconds() - start
         low, high = result.interval
-        first, other = (f"{x:.0%}" if x is not None else "-" for x in by_first_turn(result))
+        first, other = (f"{x:.0%}" if x is not None else "-" for x in result.by_first_turn)
         print(f"{bot:<12} {opponent or 'greedy':<10} {len(result.matches):>7} {result.score:>6.1%} "
               f"{f'{low:.1%}-{high:.1%}':>13} {first:>6} {other:>9} {cpu:>7.1f}", flush=True)
     return 0

@@ -81,3 +81,5 @@ def test_the_sentence_gives_the_score_its_interval_and_the_sample():
     text = result.sentence()
     assert "search scored 66.7% against greedy" in text
     assert "6 duplicate matches: 3 seeds" in text and "equal share is 50%" in text
+    # seat 0 went first in all three: its shares 1, 1, 0.5; seat 1's 0, 1, 0.5
+    assert result.by_first_turn == pytest.approx((5 / 6, 1 / 2))

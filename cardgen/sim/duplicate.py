@@ -74,6 +74,14 @@ class Duplicate:
         half = Z95 * statistics.stdev(scores) / math.sqrt(len(scores))
         return max(0.0, self.score - half), min(1.0, self.score + half)
 
+    @property
+    def by_first_turn(self) -> tuple[float | None, float | None]:
+        """The bot's mean share in the matches its seat took the first turn, and in the others
+        (None: no such match, or an engine that does not say who went first)."""
+        first = [m.share for m in self.matches if m.first_player == m.seat]
+        other = [m.share for m in self.matches if m.first_player not in (None, m.seat)]
+        return (statistics.fmean(first) if first else None, statistics.fmean(other) if other else None)
+
     def sentence(self) -> str:
         low, high = self.interval
         seeds = len(self.seed_scores)
